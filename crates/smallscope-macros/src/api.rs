@@ -1,0 +1,379 @@
+//! `#[smallscope::api]`: an `impl` block's `pub fn`s become operations.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, ToTokens};
+use syn::parse::{Parse, ParseStream};
+use syn::punctuated::Punctuated;
+use syn::{FnArg, GenericArgument, ImplItem, ImplItemFn, ItemImpl, LitStr, PathArguments, ReturnType, Token, Type};
+
+/// The attribute's arguments.
+#[derive(Default)]
+struct ApiArgs {
+    name: Option<LitStr>,
+    rep_ok: Option<syn::Ident>,
+    register: Vec<(LitStr, Type)>,
+}
+
+impl Parse for ApiArgs {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let mut args = ApiArgs::default();
+        while !input.is_empty() {
+            let key: syn::Ident = input.parse()?;
+            match key.to_string().as_str() {
+                "name" => {
+                    input.parse::<Token![=]>()?;
+                    args.name = Some(input.parse()?);
+                }
+                "rep_ok" => {
+                    input.parse::<Token![=]>()?;
+                    args.rep_ok = Some(input.parse()?);
+                }
+                "register" => {
+                    let content;
+                    syn::parenthesized!(content in input);
+                    let entries = Punctuated::<RegisterEntry, Token![,]>::parse_terminated(&content)?;
+                    args.register.extend(entries.into_iter().map(|e| (e.name, e.ty)));
+                }
+                _ => return Err(syn::Error::new(
+                    key.span(),
+                    "unknown argument: expected `name = \"..\"`, `rep_ok = method` or `register(\"name\" = Type, ..)`",
+                )),
+            }
+            if !input.is_empty() {
+                input.parse::<Token![,]>()?;
+            }
+        }
+        Ok(args)
+    }
+}
+
+struct RegisterEntry {
+    name: LitStr,
+    ty: Type,
+}
+
+impl Parse for RegisterEntry {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let name = input.parse()?;
+        input.parse::<Token![=]>()?;
+        Ok(RegisterEntry { name, ty: input.parse()? })
+    }
+}
+
+/// Whether `#[smallscope(skip)]` is on the method; strips our attributes either way.
+fn take_skip(method: &mut ImplItemFn) -> syn::Result<bool> {
+    let mut skip = false;
+    let mut error = None;
+    method.attrs.retain(|attr| {
+        if !attr.path().is_ident("smallscope") {
+            return true;
+        }
+        let parsed = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("skip") {
+                skip = true;
+                Ok(())
+            } else {
+                Err(meta.error("unknown smallscope attribute: expected `skip`"))
+            }
+        });
+        if let Err(e) = parsed {
+            error = Some(e);
+        }
+        false
+    });
+    match error {
+        Some(e) => Err(e),
+        None => Ok(skip),
+    }
+}
+
+/// The name of the impl's self type (`List` for `impl<B> List<B>`).
+fn self_ident(ty: &Type) -> syn::Result<syn::Ident> {
+    match ty {
+        Type::Path(p) => Ok(p.path.segments.last().expect("non-empty path").ident.clone()),
+        _ => Err(syn::Error::new_spanned(ty, "#[smallscope::api] needs an impl of a named type")),
+    }
+}
+
+/// Whether `ty` is the subject type: `Self` or its own name.
+fn is_self(ty: &Type, me: &syn::Ident) -> bool {
+    match ty {
+        Type::Path(p) if p.qself.is_none() => {
+            let last = p.path.segments.last().expect("non-empty path");
+            p.path.segments.len() == 1 && (last.ident == "Self" || last.ident == *me)
+        }
+        Type::Paren(p) => is_self(&p.elem, me),
+        Type::Group(g) => is_self(&g.elem, me),
+        _ => false,
+    }
+}
+
+/// How one parameter is read from its slot.
+enum Param {
+    Subject(TokenStream),
+    Primitive(Type),
+}
+
+fn classify_param(ty: &Type, me: &syn::Ident) -> Param {
+    match ty {
+        Type::Reference(r) if is_self(&r.elem, me) => {
+            if r.mutability.is_some() {
+                Param::Subject(quote!(::smallscope::api::Access::Mut))
+            } else {
+                Param::Subject(quote!(::smallscope::api::Access::Ref))
+            }
+        }
+        _ if is_self(ty, me) => Param::Subject(quote!(::smallscope::api::Access::Owned)),
+        _ => Param::Primitive(ty.clone()),
+    }
+}
+
+/// What the method returns, and how to wrap it.
+enum Ret {
+    Unit,
+    Subject,
+    Value,
+}
+
+fn classify_ret(ty: &Type, me: &syn::Ident) -> Ret {
+    match ty {
+        Type::Tuple(t) if t.elems.is_empty() => Ret::Unit,
+        _ if is_self(ty, me) => Ret::Subject,
+        _ => Ret::Value,
+    }
+}
+
+/// `Some(ok_type)` when `ty` is `Result<T, E>` (by its last path segment).
+fn result_ok_type(ty: &Type) -> Option<Type> {
+    let Type::Path(p) = ty else { return None };
+    let last = p.path.segments.last()?;
+    if last.ident != "Result" {
+        return None;
+    }
+    let PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    match args.args.first()? {
+        GenericArgument::Type(ok) => Some(ok.clone()),
+        _ => None,
+    }
+}
+
+fn wrap(ret: &Ret, value: TokenStream) -> TokenStream {
+    match ret {
+        Ret::Unit => quote!({ let _ = #value; ::smallscope::api::Returned::Unit }),
+        Ret::Subject => quote!(::smallscope::api::Returned::Subject(#value)),
+        Ret::Value => quote!(::smallscope::api::Returned::value(&#value, render)),
+    }
+}
+
+fn ret_kind(ret: &Ret) -> TokenStream {
+    match ret {
+        Ret::Unit => quote!(::smallscope::api::ReturnKind::Unit),
+        Ret::Subject => quote!(::smallscope::api::ReturnKind::Subject),
+        Ret::Value => quote!(::smallscope::api::ReturnKind::Value),
+    }
+}
+
+/// The `Operation` literal for one method.
+fn operation(method: &ImplItemFn, me: &syn::Ident) -> syn::Result<TokenStream> {
+    let sig = &method.sig;
+    if sig.asyncness.is_some() || sig.unsafety.is_some() {
+        return Err(syn::Error::new_spanned(
+            sig,
+            "async and unsafe methods cannot be operations; mark with #[smallscope(skip)]",
+        ));
+    }
+    if !sig.generics.params.is_empty() {
+        return Err(syn::Error::new_spanned(
+            &sig.generics,
+            "generic methods cannot be operations; mark with #[smallscope(skip)]",
+        ));
+    }
+    let name = &sig.ident;
+    let name_str = name.to_string();
+    let mut kinds = Vec::new();
+    let mut reads = Vec::new();
+    let mut receiver = false;
+    let slots: Vec<_> = (0..sig.inputs.len()).map(|i| format_ident!("__arg{}", i)).collect();
+    for (input, slot) in sig.inputs.iter().zip(&slots) {
+        match input {
+            FnArg::Receiver(r) => {
+                receiver = true;
+                if r.reference.is_none() {
+                    kinds.push(quote!(::smallscope::api::ParamKind::Subject(::smallscope::api::Access::Owned)));
+                    reads.push(quote!(#slot.take_subject()));
+                } else if r.mutability.is_some() {
+                    kinds.push(quote!(::smallscope::api::ParamKind::Subject(::smallscope::api::Access::Mut)));
+                    reads.push(quote!(#slot.subject_mut()));
+                } else {
+                    kinds.push(quote!(::smallscope::api::ParamKind::Subject(::smallscope::api::Access::Ref)));
+                    reads.push(quote!(#slot.subject_ref()));
+                }
+            }
+            FnArg::Typed(typed) => match classify_param(&typed.ty, me) {
+                Param::Subject(access) => {
+                    kinds.push(quote!(::smallscope::api::ParamKind::Subject(#access)));
+                    let read = match &*typed.ty {
+                        Type::Reference(r) if r.mutability.is_some() => quote!(#slot.subject_mut()),
+                        Type::Reference(_) => quote!(#slot.subject_ref()),
+                        _ => quote!(#slot.take_subject()),
+                    };
+                    reads.push(read);
+                }
+                Param::Primitive(ty) => {
+                    kinds.push(quote!(<#ty as ::smallscope::api::Primitive>::KIND));
+                    reads.push(quote!(<#ty as ::smallscope::api::Primitive>::from_arg(&*#slot)));
+                }
+            },
+        }
+    }
+    let arity = slots.len();
+    let call = quote!(Self::#name(#(#reads),*));
+    let (returns, fallible, body) = match &sig.output {
+        ReturnType::Default => (Ret::Unit, false, wrap(&Ret::Unit, call)),
+        ReturnType::Type(_, ty) => match result_ok_type(ty) {
+            Some(ok) => {
+                let ret = classify_ret(&ok, me);
+                let ok_body = wrap(&ret, quote!(__ok));
+                let body = quote! {
+                    match #call {
+                        ::core::result::Result::Ok(__ok) => #ok_body,
+                        ::core::result::Result::Err(__err) => ::smallscope::api::Returned::misuse(&__err, render),
+                    }
+                };
+                (ret, true, body)
+            }
+            None => {
+                let ret = classify_ret(ty, me);
+                let body = wrap(&ret, call);
+                (ret, false, body)
+            }
+        },
+    };
+    let returns = ret_kind(&returns);
+    Ok(quote! {
+        ::smallscope::api::Operation {
+            name: #name_str,
+            receiver: #receiver,
+            params: ::std::vec![#(#kinds),*],
+            returns: #returns,
+            fallible: #fallible,
+            invoke: |__args: &mut [::smallscope::api::Arg<Self>], render: bool| -> ::smallscope::api::Returned<Self> {
+                let [#(#slots),*] = <&mut [::smallscope::api::Arg<Self>; #arity]>::try_from(__args)
+                    .expect("smallscope: argument count does not match the operation");
+                let _ = render;
+                #body
+            },
+        }
+    })
+}
+
+fn kebab_case(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_uppercase() {
+            if i > 0 {
+                out.push('-');
+            }
+            out.extend(c.to_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+pub fn expand(args: TokenStream, mut item: ItemImpl) -> syn::Result<TokenStream> {
+    let args: ApiArgs = syn::parse2(args)?;
+    if item.trait_.is_some() {
+        return Err(syn::Error::new_spanned(
+            &item,
+            "#[smallscope::api] goes on an inherent impl block, not a trait impl",
+        ));
+    }
+    let me = self_ident(&item.self_ty)?;
+    let mut operations = Vec::new();
+    let mut rep_ok_found = false;
+    for impl_item in &mut item.items {
+        let ImplItem::Fn(method) = impl_item else {
+            continue;
+        };
+        let skip = take_skip(method)?;
+        if args.rep_ok.as_ref().is_some_and(|r| *r == method.sig.ident) {
+            rep_ok_found = true;
+            continue;
+        }
+        if skip || !matches!(method.vis, syn::Visibility::Public(_)) {
+            continue;
+        }
+        operations.push(operation(method, &me)?);
+    }
+    let rep_ok = match &args.rep_ok {
+        Some(method) => quote! {
+            const HAS_REP_OK: bool = true;
+            fn rep_ok(&self) -> ::core::option::Option<bool> {
+                ::core::option::Option::Some(Self::#method(self))
+            }
+        },
+        None => quote!(),
+    };
+    let mut checks = quote!();
+    if let Some(method) = &args.rep_ok {
+        if !rep_ok_found {
+            // Not in this block: make sure it exists with the right signature elsewhere.
+            checks = quote!(const _: fn(&#me) -> bool = |s| #me::#method(s););
+            if !item.generics.params.is_empty() {
+                checks = quote!();
+            }
+        }
+    }
+    let (impl_generics, _, where_clause) = item.generics.split_for_impl();
+    let self_ty = &item.self_ty;
+    let generic = !item.generics.params.is_empty();
+    let registrations: Vec<TokenStream> = if args.register.is_empty() {
+        if generic {
+            return Err(syn::Error::new(
+                Span::call_site(),
+                "a generic impl needs `register(\"name\" = Type<..>, ..)` to name its instantiations",
+            ));
+        }
+        let name = args.name.as_ref().map(|n| n.value()).unwrap_or_else(|| kebab_case(&me.to_string()));
+        vec![quote!(::smallscope::api::__private::inventory::submit! {
+            ::smallscope::api::Registration::new::<#self_ty>(#name)
+        })]
+    } else {
+        if args.name.is_some() {
+            return Err(syn::Error::new(Span::call_site(), "use either `name` or `register(..)`, not both"));
+        }
+        args.register
+            .iter()
+            .map(|(name, ty)| {
+                quote!(::smallscope::api::__private::inventory::submit! {
+                    ::smallscope::api::Registration::new::<#ty>(#name)
+                })
+            })
+            .collect()
+    };
+    let item_tokens = item.to_token_stream();
+    Ok(quote! {
+        #item_tokens
+
+        impl #impl_generics ::smallscope::api::Subject for #self_ty #where_clause {
+            fn operations() -> ::std::vec::Vec<::smallscope::api::Operation<Self>> {
+                ::std::vec![#(#operations),*]
+            }
+
+            #rep_ok
+
+            fn try_clone(&self) -> ::core::option::Option<Self> {
+                #[allow(unused_imports)]
+                use ::smallscope::api::__private::{ViaClone as _, ViaNothing as _};
+                (&&::smallscope::api::__private::Probe(self)).smallscope_try_clone()
+            }
+        }
+
+        #checks
+        #(#registrations)*
+    })
+}

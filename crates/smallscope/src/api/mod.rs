@@ -1,0 +1,102 @@
+//! API model: operations, their arguments and what running one gives.
+//!
+//! `#[smallscope::api]` on an `impl` block turns each `pub fn` into an
+//! [`Operation`]: a type-erased callable with typed parameter slots. The
+//! receiver, when there is one, is parameter 0. Parameters are primitives
+//! (integers, `bool`, `char`, `String`, `&str`) drawn from the scope's
+//! domains, or the subject type itself (`Self`, `&Self`, `&mut Self`) drawn
+//! from structures built before.
+//!
+//! ```
+//! use smallscope::Heap;
+//!
+//! #[derive(Heap, Clone, Debug, Default)]
+//! pub struct Counter { value: u8 }
+//!
+//! #[smallscope::api(name = "doc-counter", rep_ok = rep_ok)]
+//! impl Counter {
+//!     pub fn new() -> Self { Counter::default() }
+//!     pub fn bump(&mut self, by: u8) { self.value += by; }
+//!     /// `Err` means the caller misused the API: that sequence is dropped.
+//!     pub fn take(&mut self, n: u8) -> Result<u8, String> {
+//!         if n > self.value { return Err("not enough".into()); }
+//!         self.value -= n;
+//!         Ok(self.value)
+//!     }
+//!     pub fn get(&self) -> u8 { self.value }
+//!     #[smallscope(skip)]
+//!     pub fn reset_all(&mut self) { self.value = 0; }
+//!     pub fn rep_ok(&self) -> bool { self.value < 200 }
+//! }
+//!
+//! use smallscope::api::Subject;
+//! let names: Vec<_> = Counter::operations().iter().map(|op| op.name).collect();
+//! assert_eq!(names, ["new", "bump", "take", "get"]);
+//! ```
+//!
+//! Arguments of `#[smallscope::api(..)]`:
+//! - `name = "sll"`: registers the subject under that name for the CLI
+//!   (default: the type's name in kebab case);
+//! - `rep_ok = method`: the invariant, checked after every call that makes a new structure;
+//! - `register("rbt" = RedBlackTree<Plain>, "rbt-bug-x" = RedBlackTree<BugX>)`:
+//!   for a generic `impl`, registers each instantiation under its own name.
+
+mod arg;
+mod execute;
+mod operation;
+mod registry;
+
+pub use arg::{Arg, Primitive};
+pub use execute::{assume_failed, run_captured, Outcome, PanicInfo};
+pub use operation::{Access, IntKind, Operation, OperationInfo, ParamKind, ReturnKind, Returned};
+pub use registry::{find_subject, registered_subjects, ErasedSubject, Registration, SubjectHandle};
+
+use crate::heap::Heap;
+
+/// A type with a declared API. Implement it with `#[smallscope::api]`.
+pub trait Subject: Heap + Sized + 'static {
+    /// The operations, in declaration order.
+    fn operations() -> Vec<Operation<Self>>;
+
+    /// Whether an invariant was declared with `rep_ok = ..`.
+    const HAS_REP_OK: bool = false;
+
+    /// The declared invariant's verdict, if there is one.
+    fn rep_ok(&self) -> Option<bool> {
+        None
+    }
+
+    /// A copy of `self`, when the type is `Clone`. Engines use it to extend a
+    /// stored structure without replaying the sequence that built it.
+    fn try_clone(&self) -> Option<Self> {
+        None
+    }
+}
+
+/// Support for derived code; not a public API.
+#[doc(hidden)]
+pub mod __private {
+    /// Autoref specialization: `(&&Probe(x)).smallscope_try_clone()` is `Some`
+    /// exactly when the (concrete) type is `Clone`.
+    pub struct Probe<'a, T>(pub &'a T);
+
+    pub trait ViaClone<T> {
+        fn smallscope_try_clone(&self) -> Option<T>;
+    }
+    impl<T: Clone> ViaClone<T> for &Probe<'_, T> {
+        fn smallscope_try_clone(&self) -> Option<T> {
+            Some(self.0.clone())
+        }
+    }
+
+    pub trait ViaNothing<T> {
+        fn smallscope_try_clone(&self) -> Option<T>;
+    }
+    impl<T> ViaNothing<T> for Probe<'_, T> {
+        fn smallscope_try_clone(&self) -> Option<T> {
+            None
+        }
+    }
+
+    pub use inventory;
+}

@@ -1,0 +1,189 @@
+//! [`Operation`]: one method of a subject's API, ready to call.
+
+use super::Arg;
+
+/// How an operation takes a subject-typed parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Access {
+    /// `self` or `other: Self`: moved in, gone afterwards.
+    Owned,
+    /// `&self` or `other: &Self`.
+    Ref,
+    /// `&mut self` or `other: &mut Self`.
+    Mut,
+}
+
+/// The integer type of a parameter, which bounds its domain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IntKind {
+    I8,
+    I16,
+    I32,
+    I64,
+    Isize,
+    U8,
+    U16,
+    U32,
+    U64,
+    Usize,
+}
+
+impl IntKind {
+    /// Whether `value` fits this type.
+    pub fn fits(self, value: i64) -> bool {
+        let (min, max): (i128, i128) = match self {
+            IntKind::I8 => (i8::MIN.into(), i8::MAX.into()),
+            IntKind::I16 => (i16::MIN.into(), i16::MAX.into()),
+            IntKind::I32 => (i32::MIN.into(), i32::MAX.into()),
+            IntKind::I64 | IntKind::Isize => (i64::MIN.into(), i64::MAX.into()),
+            IntKind::U8 => (0, u8::MAX.into()),
+            IntKind::U16 => (0, u16::MAX.into()),
+            IntKind::U32 => (0, u32::MAX.into()),
+            IntKind::U64 | IntKind::Usize => (0, u64::MAX.into()),
+        };
+        (min..=max).contains(&i128::from(value))
+    }
+
+    /// The Rust type's name, for generated code.
+    pub fn rust_name(self) -> &'static str {
+        match self {
+            IntKind::I8 => "i8",
+            IntKind::I16 => "i16",
+            IntKind::I32 => "i32",
+            IntKind::I64 => "i64",
+            IntKind::Isize => "isize",
+            IntKind::U8 => "u8",
+            IntKind::U16 => "u16",
+            IntKind::U32 => "u32",
+            IntKind::U64 => "u64",
+            IntKind::Usize => "usize",
+        }
+    }
+}
+
+/// The kind of one parameter slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ParamKind {
+    Subject(Access),
+    Int(IntKind),
+    Bool,
+    Char,
+    /// `String` or `&str`.
+    Str,
+}
+
+impl ParamKind {
+    /// How complex the parameter is, for preferring simpler builders:
+    /// booleans are simplest, subject-typed parameters the most complex.
+    pub fn complexity(self) -> u32 {
+        match self {
+            ParamKind::Bool => 1,
+            ParamKind::Char | ParamKind::Int(_) => 2,
+            ParamKind::Str => 3,
+            ParamKind::Subject(_) => 4,
+        }
+    }
+}
+
+/// What an operation returns, once `Result` is unwrapped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReturnKind {
+    Unit,
+    /// A new value of the subject type.
+    Subject,
+    /// Any other value, which is rendered with `Debug` when asked.
+    Value,
+}
+
+/// What one call returned.
+#[derive(Debug)]
+pub enum Returned<T> {
+    Unit,
+    Subject(T),
+    /// The `Debug` rendering of the value, when rendering was asked for.
+    Value(Option<String>),
+    /// The method returned `Err(_)`: the caller misused the API.
+    Misuse(Option<String>),
+}
+
+impl<T> Returned<T> {
+    /// Wraps a returned value; used by derived code.
+    pub fn value<V: std::fmt::Debug + ?Sized>(value: &V, render: bool) -> Self {
+        Returned::Value(render.then(|| format!("{value:?}")))
+    }
+
+    /// Wraps an `Err`; used by derived code.
+    pub fn misuse<E: std::fmt::Debug + ?Sized>(error: &E, render: bool) -> Self {
+        Returned::Misuse(render.then(|| format!("{error:?}")))
+    }
+}
+
+/// Calls an operation on arguments laid out as its parameters, receiver first.
+/// The flag asks for returned values to be rendered.
+pub type Invoke<T> = fn(&mut [Arg<T>], bool) -> Returned<T>;
+
+/// One method of a subject's API.
+pub struct Operation<T> {
+    /// The method's name.
+    pub name: &'static str,
+    /// Whether parameter 0 is `self`.
+    pub receiver: bool,
+    /// Parameter slots, receiver first.
+    pub params: Vec<ParamKind>,
+    pub returns: ReturnKind,
+    /// Whether the method returns a `Result`, whose `Err` is misuse.
+    pub fallible: bool,
+    pub invoke: Invoke<T>,
+}
+
+impl<T> Operation<T> {
+    /// The parts of the operation that do not depend on `T`.
+    pub fn info(&self) -> OperationInfo {
+        OperationInfo {
+            name: self.name,
+            receiver: self.receiver,
+            params: self.params.clone(),
+            returns: self.returns,
+            fallible: self.fallible,
+        }
+    }
+
+    /// Whether it makes a structure from primitives alone (a constructor).
+    pub fn is_constructor(&self) -> bool {
+        self.returns == ReturnKind::Subject && !self.params.iter().any(|p| matches!(p, ParamKind::Subject(_)))
+    }
+}
+
+/// An operation's signature, without its code: for reports and generated tests.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct OperationInfo {
+    pub name: &'static str,
+    pub receiver: bool,
+    pub params: Vec<ParamKind>,
+    pub returns: ReturnKind,
+    pub fallible: bool,
+}
+
+impl OperationInfo {
+    /// Whether it makes a structure from primitives alone.
+    pub fn is_constructor(&self) -> bool {
+        self.returns == ReturnKind::Subject && !self.params.iter().any(|p| matches!(p, ParamKind::Subject(_)))
+    }
+
+    /// Whether it can change or make a structure: observers (`&self` only,
+    /// returning no subject) cannot.
+    pub fn may_build(&self) -> bool {
+        self.returns == ReturnKind::Subject
+            || self.params.iter().any(|p| matches!(p, ParamKind::Subject(Access::Mut | Access::Owned)))
+    }
+
+    /// Sum of parameter complexities, for tie-breaks between builder sets.
+    pub fn complexity(&self) -> u32 {
+        let skip = usize::from(self.receiver);
+        self.params.iter().skip(skip).map(|p| p.complexity()).sum()
+    }
+}

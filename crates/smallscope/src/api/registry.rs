@@ -1,0 +1,86 @@
+//! Subjects registered with `#[smallscope::api]`, found at run time through `inventory`.
+
+use std::marker::PhantomData;
+
+use super::{OperationInfo, Subject};
+use crate::beapi::{BeapiConfig, BeapiReport, Progress};
+use crate::heap::Schema;
+use crate::ConfigError;
+
+/// One registered subject: a name and a way to reach its type-erased engines.
+pub struct Registration {
+    pub name: &'static str,
+    handle: fn() -> Box<dyn ErasedSubject>,
+}
+
+impl Registration {
+    /// Registers `T` under `name`; used by `#[smallscope::api]`.
+    pub const fn new<T: Subject>(name: &'static str) -> Self {
+        Registration { name, handle: erase::<T> }
+    }
+
+    pub fn subject(&self) -> Box<dyn ErasedSubject> {
+        (self.handle)()
+    }
+}
+
+inventory::collect!(Registration);
+
+fn erase<T: Subject>() -> Box<dyn ErasedSubject> {
+    Box::new(SubjectHandle::<T>(PhantomData))
+}
+
+/// A subject's engines, callable without naming its type.
+pub trait ErasedSubject {
+    /// The Rust path of the type, e.g. `my_crate::list::List`.
+    fn type_name(&self) -> &'static str;
+    fn operations(&self) -> Vec<OperationInfo>;
+    fn schema(&self) -> Schema;
+    fn has_rep_ok(&self) -> bool;
+    fn beapi(&self, config: &BeapiConfig, progress: &mut dyn Progress) -> Result<BeapiReport, ConfigError>;
+}
+
+/// The [`ErasedSubject`] of `T`.
+pub struct SubjectHandle<T>(PhantomData<fn() -> T>);
+
+impl<T: Subject> SubjectHandle<T> {
+    pub fn new() -> Self {
+        SubjectHandle(PhantomData)
+    }
+}
+
+impl<T: Subject> Default for SubjectHandle<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: Subject> ErasedSubject for SubjectHandle<T> {
+    fn type_name(&self) -> &'static str {
+        std::any::type_name::<T>()
+    }
+    fn operations(&self) -> Vec<OperationInfo> {
+        T::operations().iter().map(|op| op.info()).collect()
+    }
+    fn schema(&self) -> Schema {
+        Schema::of::<T>()
+    }
+    fn has_rep_ok(&self) -> bool {
+        T::HAS_REP_OK
+    }
+    fn beapi(&self, config: &BeapiConfig, progress: &mut dyn Progress) -> Result<BeapiReport, ConfigError> {
+        crate::beapi::Beapi::<T>::with_config(config.clone()).run_with_progress(progress)
+    }
+}
+
+/// Every registered subject, sorted by name.
+pub fn registered_subjects() -> Vec<&'static Registration> {
+    let mut all: Vec<_> = inventory::iter::<Registration>.into_iter().collect();
+    all.sort_by_key(|r| r.name);
+    all
+}
+
+/// The subject registered as `name`.
+pub fn find_subject(name: &str) -> Option<&'static Registration> {
+    inventory::iter::<Registration>.into_iter().find(|r| r.name == name)
+}

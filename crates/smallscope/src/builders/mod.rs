@@ -1,0 +1,185 @@
+//! Builders identification by hill climbing (BEAPI paper, §3.3).
+//!
+//! The fitness of a set of methods is the number of distinct structures
+//! BEAPI makes with it at a small scope; ties go to fewer methods, then to
+//! simpler parameters. The climb starts from the best constructor and adds,
+//! one at a time, the method that helps most, while that strictly helps.
+//! Observers (methods that take `&self` only and return no structure) can
+//! never help, so they are not tried.
+//!
+//! Cost: at most `m` rounds of `m` BEAPI runs at the small scope, for `m`
+//! methods. The result is cached per subject, keyed by its API and the
+//! settings that change the fitness, so later runs at larger scopes reuse it.
+
+use std::path::{Path, PathBuf};
+
+use crate::api::{OperationInfo, Subject};
+use crate::beapi::{BeapiConfig, Builders, Progress, Silent};
+use crate::ConfigError;
+
+/// The outcome of identification.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Identified {
+    /// Method names, in API order.
+    pub builders: Vec<String>,
+    /// Structures they make at `scope`.
+    pub structures: usize,
+    pub scope: u32,
+    /// Whether this came from the cache.
+    #[serde(skip)]
+    pub from_cache: bool,
+}
+
+/// A candidate set of operations, by index into the API.
+#[derive(Clone)]
+struct Candidate {
+    ops: Vec<usize>,
+    structures: usize,
+    complexity: u32,
+}
+
+impl Candidate {
+    /// Better: more structures, then fewer methods, then simpler parameters.
+    fn beats(&self, other: &Candidate) -> bool {
+        (self.structures, std::cmp::Reverse(self.ops.len()), std::cmp::Reverse(self.complexity))
+            > (other.structures, std::cmp::Reverse(other.ops.len()), std::cmp::Reverse(other.complexity))
+    }
+}
+
+/// Identifies builders for `T`, without the cache.
+pub fn identify<T: Subject>(config: &BeapiConfig, progress: &mut dyn Progress) -> Result<Identified, ConfigError> {
+    let infos: Vec<OperationInfo> = T::operations().iter().map(|op| op.info()).collect();
+    let mut small = config.clone();
+    small.scope = config.builder_scope;
+    small.builders = Builders::All;
+    small.time_limit = None;
+    small.record_canonical = false;
+    small.state_matching = true;
+    small.max_length = None;
+    let fitness = |ops: &[usize]| -> Result<Candidate, ConfigError> {
+        let names: Vec<String> = ops.iter().map(|&i| infos[i].name.to_owned()).collect();
+        let report =
+            crate::beapi::Beapi::<T>::with_config(BeapiConfig { builders: Builders::Named(names), ..small.clone() })
+                .run_with_progress(&mut Silent)?;
+        Ok(Candidate {
+            ops: ops.to_vec(),
+            structures: report.structure_count(),
+            complexity: ops.iter().map(|&i| infos[i].complexity()).sum(),
+        })
+    };
+    let constructors: Vec<usize> = (0..infos.len()).filter(|&i| infos[i].is_constructor()).collect();
+    if constructors.is_empty() {
+        return Err(ConfigError::SubjectWithoutConstructor);
+    }
+    let mut current: Option<Candidate> = None;
+    for &c in &constructors {
+        let candidate = fitness(&[c])?;
+        if current.as_ref().is_none_or(|best| candidate.beats(best)) {
+            current = Some(candidate);
+        }
+    }
+    let mut current = current.expect("there is at least one constructor");
+    loop {
+        progress.message(&format!(
+            "identifying builders at scope {}: {} make {} structures",
+            small.scope,
+            names(&current.ops, &infos).join(", "),
+            current.structures
+        ));
+        let mut best: Option<Candidate> = None;
+        for m in (0..infos.len()).filter(|m| !current.ops.contains(m) && infos[*m].may_build()) {
+            let mut ops = current.ops.clone();
+            ops.push(m);
+            ops.sort_unstable();
+            let candidate = fitness(&ops)?;
+            if best.as_ref().is_none_or(|b| candidate.beats(b)) {
+                best = Some(candidate);
+            }
+        }
+        match best {
+            Some(best) if best.structures > current.structures => current = best,
+            _ => break,
+        }
+    }
+    Ok(Identified {
+        builders: names(&current.ops, &infos),
+        structures: current.structures,
+        scope: small.scope,
+        from_cache: false,
+    })
+}
+
+fn names(ops: &[usize], infos: &[OperationInfo]) -> Vec<String> {
+    let mut ops = ops.to_vec();
+    ops.sort_unstable();
+    ops.iter().map(|&i| infos[i].name.to_owned()).collect()
+}
+
+/// What a cached result was computed from; a different key means recompute.
+#[derive(Debug, serde::Serialize)]
+struct CacheKey {
+    subject: String,
+    api: Vec<OperationInfo>,
+    scope: u32,
+    ints: (i64, i64),
+    strings: Vec<String>,
+    chars: Vec<char>,
+    omit: Vec<String>,
+    misuse_panics: Vec<String>,
+}
+
+/// Identifies builders for `T`, reusing the cached result in `config.cache_dir`.
+pub fn identify_cached<T: Subject>(
+    config: &BeapiConfig,
+    progress: &mut dyn Progress,
+) -> Result<Identified, ConfigError> {
+    let Some(dir) = &config.cache_dir else {
+        return identify::<T>(config, progress);
+    };
+    let subject = std::any::type_name::<T>().to_owned();
+    let mut small = config.clone();
+    small.scope = config.builder_scope;
+    let range = small.int_range();
+    let key = CacheKey {
+        subject: subject.clone(),
+        api: T::operations().iter().map(|op| op.info()).collect(),
+        scope: config.builder_scope,
+        ints: (range.start, range.end),
+        strings: config.strings.clone(),
+        chars: config.chars.clone(),
+        omit: config.omit.clone(),
+        misuse_panics: config.misuse_panics.clone(),
+    };
+    let path = cache_path(dir, &subject);
+    let key_json = serde_json::to_value(&key).expect("cache keys serialize");
+    if let Ok(text) = std::fs::read_to_string(&path) {
+        if let Ok(stored) = serde_json::from_str::<serde_json::Value>(&text) {
+            if stored.get("key") == Some(&key_json) {
+                if let Some(Ok(mut identified)) =
+                    stored.get("identified").map(|v| serde_json::from_value::<Identified>(v.clone()))
+                {
+                    identified.from_cache = true;
+                    progress.message(&format!(
+                        "builders from cache {}: {}",
+                        path.display(),
+                        identified.builders.join(", ")
+                    ));
+                    return Ok(identified);
+                }
+            }
+        }
+    }
+    let identified = identify::<T>(config, progress)?;
+    let entry = serde_json::json!({ "key": key_json, "identified": identified });
+    // A cache that cannot be written only costs time later.
+    if std::fs::create_dir_all(path.parent().unwrap_or(dir)).is_ok() {
+        let _ = std::fs::write(&path, serde_json::to_string_pretty(&entry).expect("json"));
+    }
+    Ok(identified)
+}
+
+/// `dir/builders/<type path with :: as ->.json`.
+fn cache_path(dir: &Path, subject: &str) -> PathBuf {
+    let file: String = subject.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '-' }).collect();
+    dir.join("builders").join(format!("{file}.json"))
+}

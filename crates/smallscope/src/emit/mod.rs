@@ -1,0 +1,1 @@
+//! Sinks: turn reports into files.

@@ -1,0 +1,29 @@
+//! Errors for bad input: configuration that names things that do not exist,
+//! ranges upside down, malformed files.
+
+/// Input that cannot be run. Each variant names the problem and the value.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    #[error("scope must be at least 1 (got {0})")]
+    ZeroScope(u32),
+    #[error("integer range {start}..{end} is empty or upside down: write it as A..B with A < B (B is excluded)")]
+    EmptyIntRange { start: i64, end: i64 },
+    #[error("cannot read integer range `{0}`: write it as A..B, e.g. 0..5 (B is excluded)")]
+    BadIntRange(String),
+    #[error("unknown field `{name}` in `omit`; the subject's fields are: {known}")]
+    UnknownField { name: String, known: String },
+    #[error("unknown method `{name}` in `builders`; the subject's operations are: {known}")]
+    UnknownBuilder { name: String, known: String },
+    #[error("the builders {0:?} include no constructor, so no structure can be made")]
+    NoConstructor(Vec<String>),
+    #[error("the subject declares no constructor (a `pub fn` returning `Self` without a subject parameter)")]
+    SubjectWithoutConstructor,
+    #[error("invalid misuse pattern `{pattern}`: {reason}")]
+    BadPattern { pattern: String, reason: String },
+    #[error("without state matching the search never ends by itself: set a maximum sequence length")]
+    UnboundedWithoutStateMatching,
+    #[error("config file {path}: {reason}")]
+    BadConfigFile { path: String, reason: String },
+    #[error("{0}")]
+    Invalid(String),
+}

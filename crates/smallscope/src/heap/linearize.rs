@@ -1,0 +1,480 @@
+//! Linearization (BEAPI paper, Fig. 3): the canonical form of a rooted heap.
+//!
+//! A depth-first walk from the root numbers objects in the order it first
+//! meets them and writes each field, in declaration order, as a token. A
+//! pointer to an object met before becomes a back reference to its number, so
+//! two heaps have the same token sequence iff they are isomorphic: equal up to
+//! where their objects live in memory. The walk stops with [`OutOfScope`] as
+//! soon as one class has more objects than the limit.
+//!
+//! Cost: linear in the number of reachable objects and fields. Objects behind
+//! a `Box` skip the identity lookup, because nothing else can point to them.
+
+use rustc_hash::FxHashMap;
+
+use super::{Arena, Class, Heap, ObjRef, Prim, Visitor};
+
+/// A canonical form: the token sequence of a linearized heap.
+pub type Token = u64;
+
+/// A heap had more objects of one class than the scope allows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("more than {limit} objects of class {class}")]
+pub struct OutOfScope {
+    pub class: &'static str,
+    pub limit: u32,
+}
+
+/// An owned canonical form, for storing and comparing.
+pub type Canonical = Box<[Token]>;
+
+// Token tags live in the top four bits; payloads in the other sixty.
+const TAG_SHIFT: u32 = 60;
+const PAYLOAD: u64 = (1 << TAG_SHIFT) - 1;
+const NULL: u64 = 0;
+const BACK_REF: u64 = 1;
+const NEW_OBJECT: u64 = 2;
+const INT: u64 = 3;
+const WIDE_INT: u64 = 4;
+const BOOL: u64 = 5;
+const CHAR: u64 = 6;
+const STR: u64 = 7;
+const FLOAT: u64 = 8;
+const VARIANT: u64 = 9;
+const SEQ: u64 = 10;
+const DANGLING: u64 = 11;
+const UINT: u64 = 12;
+
+fn tag(tag: u64, payload: u64) -> Token {
+    (tag << TAG_SHIFT) | (payload & PAYLOAD)
+}
+
+/// Linearizes heaps, reusing its buffers from one call to the next.
+///
+/// ```
+/// use smallscope::{heap::Linearizer, Heap};
+///
+/// #[derive(Heap)]
+/// struct Node { next: Option<Box<Node>> }
+///
+/// let two = Node { next: Some(Box::new(Node { next: None })) };
+/// let mut lin = Linearizer::new(Some(1));
+/// assert!(lin.linearize(&two).is_err()); // two Nodes, scope 1
+/// ```
+pub struct Linearizer {
+    state: DfsState,
+    tokens: Vec<Token>,
+}
+
+impl Linearizer {
+    /// A linearizer that allows at most `limit` objects of each class (`None`: no limit).
+    pub fn new(limit: Option<u32>) -> Self {
+        Linearizer { state: DfsState::new(limit.unwrap_or(u32::MAX)), tokens: Vec::with_capacity(256) }
+    }
+
+    /// Leaves these `(class, field index)` pairs out of the canonical form.
+    pub fn omit(mut self, fields: Vec<(&'static Class, usize)>) -> Self {
+        self.state.omitted = fields;
+        self
+    }
+
+    pub fn limit(&self) -> u32 {
+        self.state.limit
+    }
+
+    /// The canonical token sequence of the heap rooted at `root`.
+    pub fn linearize<T: Heap>(&mut self, root: &T) -> Result<&[Token], OutOfScope> {
+        self.tokens.clear();
+        let mut dfs = Dfs { state: &mut self.state, sink: TokenSink(&mut self.tokens) };
+        dfs.run(T::class(), root)?;
+        Ok(&self.tokens)
+    }
+
+    /// The canonical form as readable text, with this linearizer's omissions.
+    pub fn text<T: Heap>(&mut self, root: &T) -> Result<String, OutOfScope> {
+        let mut text = CanonicalText::default();
+        let mut dfs = Dfs { state: &mut self.state, sink: &mut text };
+        dfs.run(T::class(), root)?;
+        Ok(text.out)
+    }
+}
+
+/// The canonical form of `root` as text, with no object limit: objects are
+/// `Class#id{field: value, ..}` in depth-first order, and `@id` refers back.
+pub fn canonical_text<T: Heap>(root: &T) -> String {
+    Linearizer::new(None).text(root).expect("no limit was set")
+}
+
+/// Writes the events of a canonical walk somewhere.
+trait Sink {
+    fn begin_object(&mut self, id: u32, class: &'static Class);
+    fn end_object(&mut self);
+    fn begin_inline(&mut self, class: &'static Class);
+    fn end_inline(&mut self);
+    fn field(&mut self, class: &'static Class, index: usize);
+    fn back_ref(&mut self, id: u32);
+    fn null(&mut self);
+    fn dangling(&mut self, index: usize);
+    fn prim(&mut self, value: Prim<'_>);
+    fn variant(&mut self, class: Option<&'static Class>, index: u32);
+    fn seq_begin(&mut self, len: usize);
+    fn seq_end(&mut self);
+}
+
+struct TokenSink<'a>(&'a mut Vec<Token>);
+
+impl Sink for TokenSink<'_> {
+    fn begin_object(&mut self, _id: u32, _class: &'static Class) {
+        // The id is implied by the order objects are met in.
+        self.0.push(tag(NEW_OBJECT, 0));
+    }
+    fn end_object(&mut self) {}
+    fn begin_inline(&mut self, _class: &'static Class) {}
+    fn end_inline(&mut self) {}
+    fn field(&mut self, _class: &'static Class, _index: usize) {}
+    fn back_ref(&mut self, id: u32) {
+        self.0.push(tag(BACK_REF, u64::from(id)));
+    }
+    fn null(&mut self) {
+        self.0.push(tag(NULL, 0));
+    }
+    fn dangling(&mut self, index: usize) {
+        self.0.push(tag(DANGLING, index as u64));
+    }
+    fn prim(&mut self, value: Prim<'_>) {
+        let out = &mut *self.0;
+        match value {
+            Prim::Int(v) if (-(1 << 59)..(1 << 59)).contains(&v) => out.push(tag(INT, v as u64)),
+            Prim::Int(v) => out.extend([tag(WIDE_INT, 0), v as u64]),
+            Prim::Uint(v) => out.extend([tag(UINT, 0), v]),
+            Prim::Bool(v) => out.push(tag(BOOL, u64::from(v))),
+            Prim::Char(v) => out.push(tag(CHAR, u64::from(v))),
+            Prim::Float(bits) => out.extend([tag(FLOAT, 0), bits]),
+            Prim::Str(s) => {
+                out.push(tag(STR, s.len() as u64));
+                out.extend(s.as_bytes().chunks(8).map(|chunk| {
+                    let mut word = [0u8; 8];
+                    word[..chunk.len()].copy_from_slice(chunk);
+                    u64::from_le_bytes(word)
+                }));
+            }
+        }
+    }
+    fn variant(&mut self, _class: Option<&'static Class>, index: u32) {
+        self.0.push(tag(VARIANT, u64::from(index)));
+    }
+    fn seq_begin(&mut self, len: usize) {
+        self.0.push(tag(SEQ, len as u64));
+    }
+    fn seq_end(&mut self) {}
+}
+
+/// Canonical form as text; see [`canonical_text`].
+#[derive(Default)]
+pub struct CanonicalText {
+    out: String,
+    /// Per open object, inline value or sequence: whether an item was written yet.
+    open: Vec<bool>,
+}
+
+impl CanonicalText {
+    fn separate(&mut self) {
+        if let Some(written) = self.open.last_mut() {
+            if *written {
+                self.out.push_str(", ");
+            }
+            *written = true;
+        }
+    }
+    /// Separates sequence items; fields separate themselves.
+    fn item(&mut self) {
+        if self.out.ends_with('[') || self.out.ends_with(": ") {
+            return;
+        }
+        self.separate();
+    }
+}
+
+impl Sink for &mut CanonicalText {
+    fn begin_object(&mut self, id: u32, class: &'static Class) {
+        self.item();
+        self.out.push_str(&format!("{}#{id}{{", class.name));
+        self.open.push(false);
+    }
+    fn end_object(&mut self) {
+        self.open.pop();
+        self.out.push('}');
+    }
+    fn begin_inline(&mut self, class: &'static Class) {
+        self.item();
+        if class.variants.is_empty() {
+            self.out.push_str(class.name);
+        }
+        self.out.push('{');
+        self.open.push(false);
+    }
+    fn end_inline(&mut self) {
+        self.open.pop();
+        if self.out.ends_with('{') {
+            // A field-less value such as an enum without data: drop the braces.
+            self.out.pop();
+        } else {
+            self.out.push('}');
+        }
+    }
+    fn field(&mut self, class: &'static Class, index: usize) {
+        self.separate();
+        let name = class.fields[index].name;
+        let name = name.rsplit('.').next().unwrap_or(name);
+        self.out.push_str(name);
+        self.out.push_str(": ");
+    }
+    fn back_ref(&mut self, id: u32) {
+        self.item();
+        self.out.push_str(&format!("@{id}"));
+    }
+    fn null(&mut self) {
+        self.item();
+        self.out.push_str("null");
+    }
+    fn dangling(&mut self, index: usize) {
+        self.item();
+        self.out.push_str(&format!("dangling({index})"));
+    }
+    fn prim(&mut self, value: Prim<'_>) {
+        self.item();
+        let text = match value {
+            Prim::Int(v) => v.to_string(),
+            Prim::Uint(v) => v.to_string(),
+            Prim::Bool(v) => v.to_string(),
+            Prim::Char(v) => format!("{v:?}"),
+            Prim::Str(v) => format!("{v:?}"),
+            Prim::Float(bits) => format!("{:?}", f64::from_bits(bits)),
+        };
+        self.out.push_str(&text);
+    }
+    fn variant(&mut self, class: Option<&'static Class>, index: u32) {
+        match class.and_then(|c| c.variants.get(index as usize)) {
+            Some(name) => self.out.push_str(name),
+            None => self.out.push_str(&format!("variant{index}")),
+        }
+        // The variant's fields follow inside the braces begin_inline opened.
+        if self.out.ends_with('{') {
+            return;
+        }
+    }
+    fn seq_begin(&mut self, _len: usize) {
+        self.item();
+        self.out.push('[');
+        self.open.push(false);
+    }
+    fn seq_end(&mut self) {
+        self.open.pop();
+        self.out.push(']');
+    }
+}
+
+/// Identity and scope bookkeeping shared by every sink.
+struct DfsState {
+    limit: u32,
+    omitted: Vec<(&'static Class, usize)>,
+    /// Object address → id. Small heaps use the vector; large ones the map.
+    ids: Vec<(usize, u32)>,
+    id_map: FxHashMap<usize, u32>,
+    counts: Vec<(*const Class, u32)>,
+    arenas: Vec<(&'static str, *const dyn Arena)>,
+    next_id: u32,
+    out_of_scope: Option<OutOfScope>,
+    /// The class whose fields are being walked, for naming enum variants.
+    current: Vec<&'static Class>,
+}
+
+const SMALL_HEAP: usize = 32;
+
+impl DfsState {
+    fn new(limit: u32) -> Self {
+        DfsState {
+            limit,
+            omitted: Vec::new(),
+            ids: Vec::new(),
+            id_map: FxHashMap::default(),
+            counts: Vec::new(),
+            arenas: Vec::new(),
+            next_id: 0,
+            out_of_scope: None,
+            current: Vec::new(),
+        }
+    }
+
+    fn reset(&mut self) {
+        self.ids.clear();
+        self.id_map.clear();
+        self.counts.clear();
+        self.arenas.clear();
+        self.next_id = 0;
+        self.out_of_scope = None;
+        self.current.clear();
+    }
+
+    fn lookup(&self, addr: usize) -> Option<u32> {
+        if self.ids.len() < SMALL_HEAP {
+            self.ids.iter().find(|(a, _)| *a == addr).map(|(_, id)| *id)
+        } else {
+            self.id_map.get(&addr).copied()
+        }
+    }
+
+    fn remember(&mut self, addr: usize, id: u32) {
+        if self.ids.len() + 1 < SMALL_HEAP {
+            self.ids.push((addr, id));
+        } else {
+            if self.id_map.is_empty() {
+                self.id_map.extend(self.ids.iter().copied());
+            }
+            self.ids.push((addr, id));
+            self.id_map.insert(addr, id);
+        }
+    }
+
+    /// Counts one more object of `class`; false once the limit is passed.
+    fn admit(&mut self, class: &'static Class) -> bool {
+        let key = class as *const Class;
+        let count = match self.counts.iter_mut().find(|(c, _)| *c == key) {
+            Some((_, n)) => {
+                *n += 1;
+                *n
+            }
+            None => {
+                self.counts.push((key, 1));
+                1
+            }
+        };
+        if count > self.limit {
+            self.out_of_scope = Some(OutOfScope { class: class.name, limit: self.limit });
+            false
+        } else {
+            true
+        }
+    }
+
+    fn is_omitted(&self, class: &'static Class, index: usize) -> bool {
+        class.fields[index].omit || self.omitted.iter().any(|(c, i)| std::ptr::eq(*c, class) && *i == index)
+    }
+}
+
+/// The depth-first walk of Fig. 3, writing to a [`Sink`].
+struct Dfs<'s, S> {
+    state: &'s mut DfsState,
+    sink: S,
+}
+
+impl<S: Sink> Dfs<'_, S> {
+    fn run(&mut self, class: &'static Class, root: &dyn Heap) -> Result<(), OutOfScope> {
+        self.state.reset();
+        self.state.admit(class);
+        self.enter(0, class, root);
+        match self.state.out_of_scope {
+            Some(out) => Err(out),
+            None => Ok(()),
+        }
+    }
+
+    fn enter(&mut self, id: u32, class: &'static Class, value: &dyn Heap) {
+        self.state.next_id = self.state.next_id.max(id + 1);
+        self.sink.begin_object(id, class);
+        self.state.current.push(class);
+        value.walk(self);
+        self.state.current.pop();
+        self.sink.end_object();
+    }
+}
+
+impl<S: Sink> Visitor for Dfs<'_, S> {
+    fn field(&mut self, class: &'static Class, index: usize) -> bool {
+        if self.state.out_of_scope.is_some() || self.state.is_omitted(class, index) {
+            return false;
+        }
+        self.sink.field(class, index);
+        true
+    }
+
+    fn null(&mut self) {
+        self.sink.null();
+    }
+
+    fn prim(&mut self, value: Prim<'_>) {
+        self.sink.prim(value);
+    }
+
+    fn variant(&mut self, index: u32) {
+        let class = self.state.current.last().copied();
+        self.sink.variant(class, index);
+    }
+
+    fn seq_begin(&mut self, len: usize) {
+        self.sink.seq_begin(len);
+    }
+
+    fn seq_end(&mut self) {
+        self.sink.seq_end();
+    }
+
+    fn inline(&mut self, class: &'static Class, value: &dyn Heap) {
+        if self.state.out_of_scope.is_some() {
+            return;
+        }
+        self.sink.begin_inline(class);
+        self.state.current.push(class);
+        value.walk(self);
+        self.state.current.pop();
+        self.sink.end_inline();
+    }
+
+    fn object(&mut self, obj: ObjRef<'_>) {
+        if self.state.out_of_scope.is_some() {
+            return;
+        }
+        if let Some(addr) = obj.addr {
+            if let Some(id) = self.state.lookup(addr) {
+                self.sink.back_ref(id);
+                return;
+            }
+        }
+        if !self.state.admit(obj.class) {
+            return;
+        }
+        let id = self.state.next_id;
+        if let Some(addr) = obj.addr {
+            self.state.remember(addr, id);
+        }
+        self.enter(id, obj.class, obj.value);
+    }
+
+    fn arena(&mut self, name: &'static str, arena: &dyn Arena, body: &mut dyn FnMut(&mut dyn Visitor)) {
+        // SAFETY: the pointer is popped before `arena`'s borrow ends, right
+        // after `body` returns, and is only read while `body` runs.
+        let erased: &'static dyn Arena = unsafe { std::mem::transmute::<&dyn Arena, &'static dyn Arena>(arena) };
+        self.state.arenas.push((name, erased));
+        body(self);
+        self.state.arenas.pop();
+    }
+
+    fn arena_link(&mut self, name: &'static str, index: Option<usize>) {
+        let Some(index) = index else {
+            self.sink.null();
+            return;
+        };
+        let Some(&(_, arena)) = self.state.arenas.iter().rev().find(|(n, _)| *n == name) else {
+            panic!("index link into arena `{name}`, but no enclosing value has a #[heap(arena)] field `{name}`");
+        };
+        // SAFETY: see `arena`: the pointer is live while it is on the stack.
+        let arena = unsafe { &*arena };
+        match arena.get(index) {
+            None => self.sink.dangling(index),
+            Some(value) => {
+                let addr = value as *const dyn Heap as *const () as usize;
+                self.object(ObjRef { addr: Some(addr), class: arena.class(), value });
+            }
+        }
+    }
+}

@@ -1,0 +1,41 @@
+//! [`Schema`]: the classes a type can reach, for checking configuration.
+
+use super::{Class, Heap};
+
+/// Every class reachable from a root type, in discovery order.
+#[derive(Debug, Default, Clone)]
+pub struct Schema {
+    classes: Vec<&'static Class>,
+}
+
+impl Schema {
+    /// The schema of `T` and everything its fields can reach.
+    pub fn of<T: Heap>() -> Self {
+        let mut schema = Schema::default();
+        schema.add::<T>();
+        schema
+    }
+
+    /// Adds `T` and, the first time, the classes its fields reach.
+    pub fn add<T: Heap>(&mut self) {
+        let class = T::class();
+        if !self.classes.iter().any(|c| std::ptr::eq(*c, class)) {
+            self.classes.push(class);
+            T::collect_classes(self);
+        }
+    }
+
+    pub fn classes(&self) -> &[&'static Class] {
+        &self.classes
+    }
+
+    /// The class called `name`.
+    pub fn class(&self, name: &str) -> Option<&'static Class> {
+        self.classes.iter().copied().find(|c| c.name == name)
+    }
+
+    /// Every `Class.field` name, for error messages.
+    pub fn field_names(&self) -> Vec<String> {
+        self.classes.iter().flat_map(|c| c.fields.iter().map(move |f| format!("{}.{}", c.name, f.name))).collect()
+    }
+}

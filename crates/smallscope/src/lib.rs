@@ -1,0 +1,66 @@
+//! smallscope: bounded-exhaustive test inputs for Rust heap structures.
+//!
+//! Mark a type with `#[derive(Heap)]` and its API with `#[smallscope::api]`,
+//! and smallscope builds **every** structure of that type that the API can
+//! reach within a scope (the small scope hypothesis: most bugs show on small
+//! inputs), each with the shortest call sequence that builds it.
+//!
+//! The pipeline: a subject ([`heap`], [`api`]) feeds an engine ([`beapi`]),
+//! whose findings ([`sequence`]) go to sinks ([`emit`]).
+//!
+//! ```
+//! use smallscope::{Beapi, Builders, Heap};
+//!
+//! #[derive(Heap, Clone, Debug)]
+//! pub struct Node { key: i32, next: Option<Box<Node>> }
+//!
+//! #[derive(Heap, Clone, Debug)]
+//! pub struct Stack { top: Option<Box<Node>> }
+//!
+//! #[smallscope::api(name = "doc-linked-stack")]
+//! impl Stack {
+//!     pub fn new() -> Self { Stack { top: None } }
+//!     pub fn push(&mut self, key: i32) {
+//!         let next = self.top.take();
+//!         self.top = Some(Box::new(Node { key, next }));
+//!     }
+//! }
+//!
+//! // Scope 2: at most two nodes; keys 0 and 1. 1 + 2 + 4 stacks.
+//! let report = Beapi::<Stack>::new().scope(2).builders(Builders::All).run().unwrap();
+//! assert_eq!(report.structure_count(), 7);
+//! ```
+
+extern crate self as smallscope;
+
+pub mod api;
+pub mod beapi;
+pub mod builders;
+pub mod emit;
+mod error;
+pub mod heap;
+pub mod sequence;
+
+pub use api::Subject;
+pub use beapi::{Beapi, BeapiConfig, BeapiReport, Builders};
+pub use error::ConfigError;
+pub use heap::Heap;
+pub use smallscope_macros::{api, Heap};
+
+/// Declares a precondition: when `cond` is false the call is API misuse and
+/// its sequence is dropped, not reported as a failure.
+///
+/// ```
+/// pub fn withdraw(balance: &mut u32, amount: u32) {
+///     smallscope::assume!(amount <= *balance);
+///     *balance -= amount;
+/// }
+/// ```
+#[macro_export]
+macro_rules! assume {
+    ($cond:expr $(,)?) => {
+        if !$cond {
+            $crate::api::assume_failed(::core::stringify!($cond))
+        }
+    };
+}

@@ -1,0 +1,234 @@
+//! Call sequences: how each structure is rebuilt through the API.
+//!
+//! Engines do not store whole sequences. Each structure records only the last
+//! call that made it (a [`Step`]); arguments that are structures point back to
+//! the structures that made them, so sequences share their prefixes. A
+//! [`Program`] unrolls that chain into straight-line calls, ready to replay or
+//! to print as Rust.
+
+use std::sync::Arc;
+
+use crate::api::{Access, Arg, OperationInfo, ParamKind};
+
+/// A primitive argument value.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(untagged)]
+pub enum Literal {
+    Int(i64),
+    Bool(bool),
+    Char(char),
+    Str(Arc<str>),
+}
+
+impl Literal {
+    pub fn to_arg<T>(&self) -> Arg<T> {
+        match self {
+            Literal::Int(v) => Arg::Int(*v),
+            Literal::Bool(v) => Arg::Bool(*v),
+            Literal::Char(v) => Arg::Char(*v),
+            Literal::Str(v) => Arg::Str(v.clone()),
+        }
+    }
+
+    /// The literal as Rust source, for a parameter of `kind`.
+    pub fn rust(&self) -> String {
+        match self {
+            Literal::Int(v) => v.to_string(),
+            Literal::Bool(v) => v.to_string(),
+            Literal::Char(v) => format!("{v:?}"),
+            // `.into()` fits both `String` and `&str` parameters.
+            Literal::Str(v) => format!("{:?}.into()", &**v),
+        }
+    }
+}
+
+/// One argument of a recorded call.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StepArg {
+    /// The structure with this index, rebuilt by its own sequence.
+    Structure(u32),
+    Literal(Literal),
+}
+
+/// Which value of a call is the structure it made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Output {
+    /// Parameter slot `n` (0 is the receiver, when there is one), after the call.
+    Param(u8),
+    /// The returned value.
+    Result,
+}
+
+/// The last call that made a structure.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Step {
+    /// Index of the operation in the subject's API.
+    pub op: u16,
+    pub args: Vec<StepArg>,
+    pub output: Output,
+}
+
+/// An operand of a straight-line call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Operand {
+    /// Variable `n`, holding a structure.
+    Var(u32),
+    Literal(Literal),
+}
+
+/// One straight-line call; `binds` names the variable its result goes to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Call {
+    pub op: u16,
+    pub operands: Vec<Operand>,
+    pub binds: Option<u32>,
+}
+
+/// A straight-line program that rebuilds one value.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Program {
+    pub calls: Vec<Call>,
+    /// The variable that holds the value at the end.
+    pub result: Option<u32>,
+}
+
+impl Program {
+    /// Unrolls `step` into calls, after the calls that rebuild its structure
+    /// arguments (`step_of` gives each structure's own step).
+    pub fn unroll<'a>(step: &'a Step, step_of: &dyn Fn(u32) -> &'a Step) -> Program {
+        let mut program = Program::default();
+        let mut next_var = 0;
+        let result = program.emit(step, step_of, &mut next_var);
+        program.result = result;
+        program
+    }
+
+    /// Like [`Program::unroll`], for a failing call: the last call is `step`
+    /// itself and nothing is expected of its output.
+    pub fn unroll_call<'a>(op: u16, args: &'a [StepArg], step_of: &dyn Fn(u32) -> &'a Step) -> Program {
+        let step = Step { op, args: args.to_vec(), output: Output::Result };
+        let mut program = Program::default();
+        let mut next_var = 0;
+        program.emit(&step, step_of, &mut next_var);
+        if let Some(last) = program.calls.last_mut() {
+            last.binds = None;
+        }
+        program
+    }
+
+    fn emit<'a>(&mut self, step: &Step, step_of: &dyn Fn(u32) -> &'a Step, next_var: &mut u32) -> Option<u32> {
+        let operands: Vec<Operand> = step
+            .args
+            .iter()
+            .map(|arg| match arg {
+                StepArg::Structure(s) => {
+                    let var = self.emit(step_of(*s), step_of, next_var).expect("a structure step yields a variable");
+                    Operand::Var(var)
+                }
+                StepArg::Literal(lit) => Operand::Literal(lit.clone()),
+            })
+            .collect();
+        let (binds, result) = match step.output {
+            Output::Result => {
+                let var = *next_var;
+                *next_var += 1;
+                (Some(var), Some(var))
+            }
+            Output::Param(p) => match &operands[usize::from(p)] {
+                Operand::Var(v) => (None, Some(*v)),
+                Operand::Literal(_) => (None, None),
+            },
+        };
+        self.calls.push(Call { op: step.op, operands, binds });
+        result
+    }
+
+    /// The number of calls.
+    pub fn len(&self) -> usize {
+        self.calls.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.calls.is_empty()
+    }
+
+    /// The program as Rust statements, one per line. `type_path` is the
+    /// subject's type as an expression path (e.g. `my_crate::List`).
+    pub fn to_rust(&self, ops: &[OperationInfo], type_path: &str) -> Vec<String> {
+        let mutated = self.mutated_vars(ops);
+        self.calls
+            .iter()
+            .map(|call| {
+                let op = &ops[usize::from(call.op)];
+                let mut expr = call_expr(call, op, &format!("{type_path}::"));
+                if op.fallible {
+                    expr.push_str(".unwrap()");
+                }
+                match call.binds {
+                    Some(v) => {
+                        let mut_kw = if mutated.contains(&v) { "mut " } else { "" };
+                        format!("let {mut_kw}s{v} = {expr};")
+                    }
+                    None if op.returns == crate::api::ReturnKind::Unit => format!("{expr};"),
+                    None => format!("let _ = {expr};"),
+                }
+            })
+            .collect()
+    }
+
+    /// The calls as one line of text, e.g. `s0 = new(); s0.add(3); s0.add(1)`.
+    pub fn to_text(&self, ops: &[OperationInfo]) -> String {
+        let calls: Vec<String> = self
+            .calls
+            .iter()
+            .map(|call| {
+                let expr = call_expr(call, &ops[usize::from(call.op)], "");
+                match call.binds {
+                    Some(v) => format!("s{v} = {expr}"),
+                    None => expr,
+                }
+            })
+            .collect();
+        calls.join("; ")
+    }
+
+    /// Variables later used through `&mut` or as a `&mut self` receiver.
+    fn mutated_vars(&self, ops: &[OperationInfo]) -> Vec<u32> {
+        let mut out = Vec::new();
+        for call in &self.calls {
+            let op = &ops[usize::from(call.op)];
+            for (operand, kind) in call.operands.iter().zip(&op.params) {
+                if let (Operand::Var(v), ParamKind::Subject(Access::Mut)) = (operand, kind) {
+                    out.push(*v);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// `s0.add(3)` or `{prefix}new(..)`: one call as an expression.
+fn call_expr(call: &Call, op: &OperationInfo, prefix: &str) -> String {
+    let mut operands = call.operands.iter().zip(&op.params).map(|(operand, kind)| match operand {
+        Operand::Literal(lit) => lit.rust(),
+        Operand::Var(v) => match kind {
+            ParamKind::Subject(Access::Ref) => format!("&s{v}"),
+            ParamKind::Subject(Access::Mut) => format!("&mut s{v}"),
+            _ => format!("s{v}"),
+        },
+    });
+    if op.receiver {
+        let receiver = match call.operands.first() {
+            Some(Operand::Var(v)) => format!("s{v}"),
+            _ => unreachable!("a receiver is always a structure"),
+        };
+        operands.next();
+        let rest: Vec<String> = operands.collect();
+        format!("{receiver}.{}({})", op.name, rest.join(", "))
+    } else {
+        let rest: Vec<String> = operands.collect();
+        format!("{prefix}{}({})", op.name, rest.join(", "))
+    }
+}
