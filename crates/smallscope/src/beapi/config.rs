@@ -126,3 +126,173 @@ pub fn parse_int_range(text: &str) -> Result<Range<i64>, ConfigError> {
     }
     Ok(range)
 }
+
+/// A TOML configuration file. Every key is optional; unknown keys are errors.
+///
+/// ```toml
+/// scope = 5                 # max objects of each class
+/// ints = "0..5"             # integer arguments, B excluded
+/// strings = ["a", "b"]
+/// chars = ["x"]
+/// omit = ["NodeCachingLinkedList.maximum_cache_size"]
+/// misuse_panics = ["index out of bounds"]   # regexes
+/// builders = ["new", "add"] # or "auto" / "all"
+/// builder_scope = 5
+/// state_matching = true
+/// max_length = 10
+/// storage = "fingerprint"   # or "exact"
+/// time_limit_seconds = 60
+/// ```
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConfigFile {
+    pub scope: Option<u32>,
+    pub ints: Option<String>,
+    pub strings: Option<Vec<String>>,
+    pub chars: Option<Vec<char>>,
+    pub omit: Option<Vec<String>>,
+    pub misuse_panics: Option<Vec<String>>,
+    pub builders: Option<BuildersSetting>,
+    pub builder_scope: Option<u32>,
+    pub state_matching: Option<bool>,
+    pub max_length: Option<u32>,
+    pub storage: Option<String>,
+    pub time_limit_seconds: Option<f64>,
+}
+
+/// `builders = "auto"`, `"all"`, `"m1,m2"` or `["m1", "m2"]`.
+#[derive(Debug, serde::Deserialize)]
+#[serde(untagged)]
+pub enum BuildersSetting {
+    Word(String),
+    List(Vec<String>),
+}
+
+impl ConfigFile {
+    /// Reads and checks the file at `path`.
+    pub fn load(path: &std::path::Path) -> Result<Self, ConfigError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| ConfigError::BadConfigFile { path: path.display().to_string(), reason: e.to_string() })?;
+        Self::parse(&text).map_err(|reason| ConfigError::BadConfigFile { path: path.display().to_string(), reason })
+    }
+
+    /// Parses TOML text; the error names the problem.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        toml::from_str(text).map_err(|e| e.to_string().trim_end().to_owned())
+    }
+
+    /// Writes the settings the file gives over `config`.
+    pub fn apply(&self, config: &mut BeapiConfig) -> Result<(), ConfigError> {
+        if let Some(scope) = self.scope {
+            config.scope = scope;
+        }
+        if let Some(ints) = &self.ints {
+            config.ints = Some(parse_int_range(ints)?);
+        }
+        if let Some(strings) = &self.strings {
+            config.strings = strings.clone();
+        }
+        if let Some(chars) = &self.chars {
+            config.chars = chars.clone();
+        }
+        if let Some(omit) = &self.omit {
+            config.omit = omit.clone();
+        }
+        if let Some(patterns) = &self.misuse_panics {
+            config.misuse_panics = patterns.clone();
+        }
+        match &self.builders {
+            Some(BuildersSetting::Word(word)) => config.builders = word.parse()?,
+            Some(BuildersSetting::List(list)) => config.builders = Builders::Named(list.clone()),
+            None => {}
+        }
+        if let Some(scope) = self.builder_scope {
+            config.builder_scope = scope;
+        }
+        if let Some(on) = self.state_matching {
+            config.state_matching = on;
+        }
+        if let Some(max) = self.max_length {
+            config.max_length = Some(max);
+        }
+        match self.storage.as_deref() {
+            Some("fingerprint") => config.storage = StateStorage::Fingerprint,
+            Some("exact") => config.storage = StateStorage::Exact,
+            Some(other) => {
+                return Err(ConfigError::Invalid(format!(
+                    "storage must be \"fingerprint\" or \"exact\", not {other:?}"
+                )))
+            }
+            None => {}
+        }
+        if let Some(seconds) = self.time_limit_seconds {
+            if !(seconds.is_finite() && seconds > 0.0) {
+                return Err(ConfigError::Invalid(format!("time_limit_seconds must be positive, not {seconds}")));
+            }
+            config.time_limit = Some(Duration::from_secs_f64(seconds));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn int_ranges_parse_and_reject_bad_input() {
+        assert_eq!(parse_int_range("0..5"), Ok(0..5));
+        assert_eq!(parse_int_range("-2..3"), Ok(-2..3));
+        assert_eq!(parse_int_range("5..1"), Err(ConfigError::EmptyIntRange { start: 5, end: 1 }));
+        assert_eq!(parse_int_range("3..3"), Err(ConfigError::EmptyIntRange { start: 3, end: 3 }));
+        assert!(matches!(parse_int_range("0-5"), Err(ConfigError::BadIntRange(_))));
+        assert!(matches!(parse_int_range("a..b"), Err(ConfigError::BadIntRange(_))));
+    }
+
+    #[test]
+    fn config_file_applies_every_key() {
+        let file = ConfigFile::parse(
+            r#"
+            scope = 4
+            ints = "1..3"
+            strings = ["x"]
+            omit = ["A.b"]
+            misuse_panics = ["oops"]
+            builders = ["new", "add"]
+            storage = "exact"
+            time_limit_seconds = 2.5
+            "#,
+        )
+        .unwrap();
+        let mut config = BeapiConfig::default();
+        file.apply(&mut config).unwrap();
+        assert_eq!(config.scope, 4);
+        assert_eq!(config.int_range(), 1..3);
+        assert_eq!(config.strings, ["x"]);
+        assert_eq!(config.omit, ["A.b"]);
+        assert_eq!(config.builders, Builders::Named(vec!["new".into(), "add".into()]));
+        assert_eq!(config.storage, StateStorage::Exact);
+        assert_eq!(config.time_limit, Some(Duration::from_secs_f64(2.5)));
+    }
+
+    #[test]
+    fn config_file_errors_name_the_problem() {
+        let unknown = ConfigFile::parse("scop = 3").unwrap_err();
+        assert!(unknown.contains("scop"), "{unknown}");
+        let malformed = ConfigFile::parse("scope = = 3").unwrap_err();
+        assert!(!malformed.is_empty());
+        let mut config = BeapiConfig::default();
+        let bad_storage = ConfigFile::parse("storage = \"disk\"").unwrap().apply(&mut config).unwrap_err();
+        assert!(bad_storage.to_string().contains("disk"));
+        assert_eq!("auto".parse::<Builders>(), Ok(Builders::Auto));
+        assert_eq!("new, add".parse::<Builders>(), Ok(Builders::Named(vec!["new".into(), "add".into()])));
+    }
+
+    #[test]
+    fn validation_rejects_zero_scope_and_unbounded_runs() {
+        let config = BeapiConfig { scope: 0, ..BeapiConfig::default() };
+        assert_eq!(config.validate(), Err(ConfigError::ZeroScope(0)));
+        let config = BeapiConfig { state_matching: false, ..BeapiConfig::default() };
+        assert_eq!(config.validate(), Err(ConfigError::UnboundedWithoutStateMatching));
+    }
+}

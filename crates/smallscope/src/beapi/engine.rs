@@ -44,6 +44,8 @@ pub(super) struct Search<'c, T: Subject> {
     keeps_all_objects: bool,
     started: Instant,
     stop: bool,
+    args: Vec<Arg<T>>,
+    keys: Vec<StateKey>,
 }
 
 impl<'c, T: Subject> Search<'c, T> {
@@ -68,7 +70,7 @@ impl<'c, T: Subject> Search<'c, T> {
         if !chosen.iter().any(|&i| ops[i].is_constructor()) {
             return Err(ConfigError::NoConstructor(chosen_names.to_vec()));
         }
-        let omitted = resolve_omitted(&Schema::of::<T>(), &config.omit)?;
+        let omitted = Schema::of::<T>().resolve_fields(&config.omit)?;
         let misuse = config
             .misuse_panics
             .iter()
@@ -107,6 +109,8 @@ impl<'c, T: Subject> Search<'c, T> {
             keeps_all_objects,
             started: Instant::now(),
             stop: false,
+            args: Vec::new(),
+            keys: Vec::new(),
         })
     }
 
@@ -270,9 +274,11 @@ impl<'c, T: Subject> Search<'c, T> {
         literal_choice: &[usize],
     ) {
         self.report.explored += 1;
+        let call = CallSite { op, subject_slots, structures, literal_slots, literal_choice };
+        // Buffers are reused across executions: this is the hot path.
+        let mut args = std::mem::take(&mut self.args);
+        args.clear();
         let arity = self.ops[op].params.len();
-        let mut args: Vec<Arg<T>> = Vec::with_capacity(arity);
-        let mut step_args: Vec<StepArg> = Vec::with_capacity(arity);
         let mut subject_k = 0;
         let mut literal_k = 0;
         for slot in 0..arity {
@@ -281,90 +287,115 @@ impl<'c, T: Subject> Search<'c, T> {
                 subject_k += 1;
                 let Some(value) = self.materialize(index) else {
                     self.report.notes.push(format!("structure {index} could not be rebuilt; skipped"));
+                    self.args = args;
                     return;
                 };
                 args.push(Arg::Subject(value));
-                step_args.push(StepArg::Structure(index));
             } else {
-                let literal = &self.domains[op][literal_slots[literal_k]][literal_choice[literal_k]];
+                args.push(self.domains[op][literal_slots[literal_k]][literal_choice[literal_k]].to_arg());
                 literal_k += 1;
-                args.push(literal.to_arg());
-                step_args.push(StepArg::Literal(literal.clone()));
             }
         }
         let invoke = self.ops[op].invoke;
         let returned = match run_captured(|| invoke(&mut args, false)) {
-            Ok(Returned::Misuse(_)) => {
+            Ok(Returned::Misuse(_)) | Err(Outcome::AssumeFailed(_)) => {
                 self.report.misuses += 1;
+                self.args = args;
                 return;
             }
             Ok(returned) => returned,
-            Err(Outcome::AssumeFailed(_)) => {
-                self.report.misuses += 1;
-                return;
-            }
             Err(Outcome::Panicked(panic)) => {
                 if self.misuse.iter().any(|re| re.is_match(&panic.message)) {
                     self.report.misuses += 1;
                 } else {
+                    let step_args = self.step_args(&call);
                     self.fail(FailureKind::Panic { panic }, level, op, step_args);
                 }
+                self.args = args;
                 return;
             }
         };
         // Every structure the call leaves behind, in slot order, then the result.
-        let mut outputs: Vec<(Output, T)> = Vec::new();
-        for (slot, arg) in args.into_iter().enumerate() {
-            if let Arg::Subject(value) = arg {
-                outputs.push((Output::Param(slot as u8), value));
-            }
-        }
-        if let Returned::Subject(value) = returned {
-            outputs.push((Output::Result, value));
-        }
-        let mut keys = Vec::with_capacity(outputs.len());
-        for (_, value) in &outputs {
+        let mut keys = std::mem::take(&mut self.keys);
+        keys.clear();
+        let results = args.iter().filter_map(|arg| match arg {
+            Arg::Subject(value) => Some(value),
+            _ => None,
+        });
+        let result = match &returned {
+            Returned::Subject(value) => Some(value),
+            _ => None,
+        };
+        for value in results.chain(result) {
             match self.lin.linearize(value) {
                 Ok(tokens) => keys.push(self.states.key(tokens)),
                 Err(_) => {
                     self.report.out_of_scope += 1;
+                    self.args = args;
+                    self.keys = keys;
                     return;
                 }
             }
         }
-        let matching = self.config.state_matching;
-        for ((output, value), key) in outputs.into_iter().zip(keys) {
-            let new = self.insert_state(key);
-            if !new && matching {
-                continue;
+        let mut keys_iter = keys.drain(..);
+        for (slot, arg) in args.drain(..).enumerate() {
+            if let Arg::Subject(value) = arg {
+                let key = keys_iter.next().expect("one key per output");
+                self.consider(&call, level, Output::Param(slot as u8), value, key);
             }
-            if new && T::HAS_REP_OK {
-                let name = self.ops[op].name.to_owned();
-                match run_captured(|| value.rep_ok()) {
-                    Ok(Some(false)) => {
-                        self.fail(FailureKind::RepOkFalse { operation: name }, level, op, step_args.clone());
-                        continue;
-                    }
-                    Err(Outcome::Panicked(panic) | Outcome::AssumeFailed(panic)) => {
-                        self.fail(FailureKind::RepOkPanic { operation: name, panic }, level, op, step_args.clone());
-                        continue;
-                    }
-                    Ok(_) => {}
-                }
-            }
-            let canonical = if self.config.record_canonical { self.lin.text(&value).ok() } else { None };
-            self.report.structures.push(Structure {
-                level,
-                step: Step { op: op as u16, args: step_args.clone(), output },
-                canonical,
-            });
-            self.objects.push(Some(value));
         }
+        if let Returned::Subject(value) = returned {
+            let key = keys_iter.next().expect("one key per output");
+            self.consider(&call, level, Output::Result, value, key);
+        }
+        drop(keys_iter);
+        self.args = args;
+        self.keys = keys;
     }
 
-    /// Adds `key` to the visited set; whether it was new.
-    fn insert_state(&mut self, key: StateKey) -> bool {
-        self.states.insert(key)
+    /// Stores `value` if it is new (or state matching is off) and passes `rep_ok`.
+    fn consider(&mut self, call: &CallSite<'_>, level: u32, output: Output, value: T, key: StateKey) {
+        let new = self.states.insert(key);
+        if !new && self.config.state_matching {
+            return;
+        }
+        if new && T::HAS_REP_OK {
+            let operation = self.ops[call.op].name.to_owned();
+            let failure = match run_captured(|| value.rep_ok()) {
+                Ok(Some(false)) => Some(FailureKind::RepOkFalse { operation }),
+                Err(Outcome::Panicked(panic) | Outcome::AssumeFailed(panic)) => {
+                    Some(FailureKind::RepOkPanic { operation, panic })
+                }
+                Ok(_) => None,
+            };
+            if let Some(kind) = failure {
+                let step_args = self.step_args(call);
+                self.fail(kind, level, call.op, step_args);
+                return;
+            }
+        }
+        let canonical = if self.config.record_canonical { self.lin.text(&value).ok() } else { None };
+        let step = Step { op: call.op as u16, args: self.step_args(call), output };
+        self.report.structures.push(Structure { level, step, canonical });
+        self.objects.push(Some(value));
+    }
+
+    /// The recorded arguments of a call.
+    fn step_args(&self, call: &CallSite<'_>) -> Vec<StepArg> {
+        let arity = self.ops[call.op].params.len();
+        let mut out = Vec::with_capacity(arity);
+        let (mut subject_k, mut literal_k) = (0, 0);
+        for slot in 0..arity {
+            if call.subject_slots.get(subject_k) == Some(&slot) {
+                out.push(StepArg::Structure(call.structures[subject_k]));
+                subject_k += 1;
+            } else {
+                let literal = &self.domains[call.op][call.literal_slots[literal_k]][call.literal_choice[literal_k]];
+                out.push(StepArg::Literal(literal.clone()));
+                literal_k += 1;
+            }
+        }
+        out
     }
 
     fn fail(&mut self, kind: FailureKind, level: u32, op: usize, args: Vec<StepArg>) {
@@ -374,6 +405,15 @@ impl<'c, T: Subject> Search<'c, T> {
         }
         self.report.failures.push(FailureGroup { kind, count: 1, level, op: op as u16, args });
     }
+}
+
+/// Which inputs one execution uses.
+struct CallSite<'a> {
+    op: usize,
+    subject_slots: &'a [usize],
+    structures: &'a [u32],
+    literal_slots: &'a [usize],
+    literal_choice: &'a [usize],
 }
 
 /// Counts through every combination of positions, last position fastest.
@@ -423,23 +463,6 @@ fn domain(config: &BeapiConfig, kind: ParamKind) -> Vec<Literal> {
         ParamKind::Char => config.chars.iter().copied().map(Literal::Char).collect(),
         ParamKind::Str => config.strings.iter().map(|s| Literal::Str(Arc::from(s.as_str()))).collect(),
     }
-}
-
-/// Resolves `Class.field` names against a schema, for [`Linearizer::omit`].
-pub fn resolve_omitted(
-    schema: &Schema,
-    names: &[String],
-) -> Result<Vec<(&'static crate::heap::Class, usize)>, ConfigError> {
-    names
-        .iter()
-        .map(|name| {
-            let unknown = || ConfigError::UnknownField { name: name.clone(), known: schema.field_names().join(", ") };
-            let (class, field) = name.split_once('.').ok_or_else(unknown)?;
-            let class = schema.class(class).ok_or_else(unknown)?;
-            let index = class.field_index(field).ok_or_else(unknown)?;
-            Ok((class, index))
-        })
-        .collect()
 }
 
 /// Whether `copy` shares no object with `original`, and whether that was

@@ -37,8 +37,7 @@ mod engine;
 mod report;
 mod states;
 
-pub use config::{parse_int_range, BeapiConfig, Builders, StateStorage};
-pub use engine::resolve_omitted;
+pub use config::{parse_int_range, BeapiConfig, Builders, BuildersSetting, ConfigFile, StateStorage};
 pub use report::{BeapiReport, FailureGroup, FailureKind, LevelStats, Structure};
 pub use states::{fingerprint, StateSet};
 

@@ -34,7 +34,7 @@ mod linearize;
 mod schema;
 mod value;
 
-pub use linearize::{canonical_text, Canonical, CanonicalText, Linearizer, OutOfScope, Token};
+pub use linearize::{canonical_text, canonical_text_omitting, Canonical, CanonicalText, Linearizer, OutOfScope, Token};
 pub use schema::Schema;
 pub use value::{Arena, HeapValue, IndexLink};
 

@@ -1,6 +1,7 @@
 //! [`Schema`]: the classes a type can reach, for checking configuration.
 
 use super::{Class, Heap};
+use crate::ConfigError;
 
 /// Every class reachable from a root type, in discovery order.
 #[derive(Debug, Default, Clone)]
@@ -37,5 +38,22 @@ impl Schema {
     /// Every `Class.field` name, for error messages.
     pub fn field_names(&self) -> Vec<String> {
         self.classes.iter().flat_map(|c| c.fields.iter().map(move |f| format!("{}.{}", c.name, f.name))).collect()
+    }
+
+    /// Resolves `Class.field` names to `(class, field index)` pairs, as
+    /// [`Linearizer::omit`](super::Linearizer::omit) takes them.
+    pub fn resolve_fields<S: AsRef<str>>(&self, names: &[S]) -> Result<Vec<(&'static Class, usize)>, ConfigError> {
+        names
+            .iter()
+            .map(|name| {
+                let name = name.as_ref();
+                let unknown =
+                    || ConfigError::UnknownField { name: name.to_owned(), known: self.field_names().join(", ") };
+                let (class, field) = name.split_once('.').ok_or_else(unknown)?;
+                let class = self.class(class).ok_or_else(unknown)?;
+                let index = class.field_index(field).ok_or_else(unknown)?;
+                Ok((class, index))
+            })
+            .collect()
     }
 }

@@ -1,0 +1,40 @@
+//! A progress bar on standard error, drawn only when it is a terminal.
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use smallscope::beapi::{LevelStats, Progress};
+
+pub struct Bar {
+    bar: ProgressBar,
+    level: u32,
+}
+
+impl Bar {
+    pub fn new() -> Self {
+        // indicatif draws nothing when standard error is not a terminal.
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+        bar.set_style(ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}").expect("valid template"));
+        Bar { bar, level: 0 }
+    }
+
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+impl Progress for Bar {
+    fn level_started(&mut self, level: u32, frontier: usize) {
+        self.level = level;
+        self.bar.set_message(format!("level {level}: extending {frontier} structures"));
+    }
+    fn tick(&mut self, explored: u64, structures: usize) {
+        self.bar.set_message(format!("level {}: {explored} sequences explored, {structures} structures", self.level));
+        self.bar.tick();
+    }
+    fn level_finished(&mut self, stats: &LevelStats) {
+        self.bar.set_message(format!("level {} done: {} new structures", stats.level, stats.structures));
+    }
+    fn message(&mut self, text: &str) {
+        self.bar.set_message(text.to_owned());
+        self.bar.tick();
+    }
+}
