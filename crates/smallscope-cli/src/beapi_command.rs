@@ -132,7 +132,12 @@ impl BeapiArgs {
 
     /// The command line that reproduces this run, for replay hints.
     fn replay_command(&self, report: &BeapiReport) -> String {
-        let mut command = format!("smallscope beapi {} --scope {} --builders {}", self.subject, report.scope, report.builders.join(","));
+        let mut command = format!(
+            "smallscope beapi {} --scope {} --builders {}",
+            self.subject,
+            report.scope,
+            report.builders.join(",")
+        );
         if let Some(ints) = &self.ints {
             command.push_str(&format!(" --ints {ints}"));
         }

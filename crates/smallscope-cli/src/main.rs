@@ -30,7 +30,7 @@ enum Command {
     /// Names the registered subjects.
     List(ListArgs),
     /// Bounded-exhaustive generation from the subject's API (BEAPI).
-    Beapi(beapi_command::BeapiArgs),
+    Beapi(Box<beapi_command::BeapiArgs>),
     /// Prints benchmark tables.
     Bench(bench::BenchArgs),
 }

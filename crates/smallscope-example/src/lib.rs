@@ -1,1 +1,142 @@
+//! An example of using smallscope from your own crate. Not a built-in subject:
+//! it uses smallscope only through its public API, as a user would.
+//!
+//! `SortedSet` is a set of small integers kept as a sorted, singly linked
+//! chain of boxed nodes. Its `tests/` run BEAPI on it and check the counts
+//! against a closed form: every subset of the key domain with at most
+//! `scope` elements is a distinct structure.
 
+use smallscope::Heap;
+
+#[derive(Heap, Clone, Debug)]
+struct Node {
+    key: u8,
+    next: Option<Box<Node>>,
+}
+
+/// A set of `u8` keys, sorted, as a linked chain.
+#[derive(Heap, Clone, Debug, Default)]
+pub struct SortedSet {
+    head: Option<Box<Node>>,
+    /// Derivable from the chain, so left out of the canonical form.
+    #[heap(omit)]
+    len: usize,
+    /// Set by `remove_with_bug` to show failure reporting; never by correct calls.
+    #[heap(skip)]
+    corrupted: bool,
+}
+
+/// The set was empty.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Empty;
+
+#[smallscope::api(name = "example-sorted-set", rep_ok = rep_ok)]
+impl SortedSet {
+    pub fn new() -> Self {
+        SortedSet::default()
+    }
+
+    /// Adds `key`; false if it was there already.
+    pub fn insert(&mut self, key: u8) -> bool {
+        let mut link = &mut self.head;
+        while link.as_ref().is_some_and(|n| n.key < key) {
+            link = &mut link.as_mut().expect("checked above").next;
+        }
+        if link.as_ref().is_some_and(|n| n.key == key) {
+            return false;
+        }
+        let next = link.take();
+        *link = Some(Box::new(Node { key, next }));
+        self.len += 1;
+        true
+    }
+
+    /// Removes `key`; false if it was absent.
+    pub fn remove(&mut self, key: u8) -> bool {
+        let mut link = &mut self.head;
+        while link.as_ref().is_some_and(|n| n.key < key) {
+            link = &mut link.as_mut().expect("checked above").next;
+        }
+        match link.take() {
+            Some(node) if node.key == key => {
+                *link = node.next;
+                self.len -= 1;
+                true
+            }
+            other => {
+                *link = other;
+                false
+            }
+        }
+    }
+
+    /// Removes and returns the smallest key.
+    pub fn pop_min(&mut self) -> Result<u8, Empty> {
+        let node = self.head.take().ok_or(Empty)?;
+        self.head = node.next;
+        self.len -= 1;
+        Ok(node.key)
+    }
+
+    pub fn contains(&self, key: u8) -> bool {
+        self.keys().contains(&key)
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.head.is_none()
+    }
+
+    /// Invariant: strictly increasing keys, and `len` counts them.
+    pub fn rep_ok(&self) -> bool {
+        let keys = self.keys();
+        !self.corrupted && keys.windows(2).all(|w| w[0] < w[1]) && keys.len() == self.len
+    }
+}
+
+impl SortedSet {
+    /// The keys in order.
+    pub fn keys(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut node = &self.head;
+        while let Some(n) = node {
+            out.push(n.key);
+            node = &n.next;
+        }
+        out
+    }
+}
+
+/// The same set with a planted bug: `remove` of the largest key of a set
+/// with two or more keys forgets to update `len`.
+#[derive(Heap, Clone, Debug, Default)]
+pub struct BuggySortedSet {
+    inner: SortedSet,
+}
+
+#[smallscope::api(name = "example-sorted-set-bug-remove", rep_ok = rep_ok)]
+impl BuggySortedSet {
+    pub fn new() -> Self {
+        BuggySortedSet::default()
+    }
+
+    pub fn insert(&mut self, key: u8) -> bool {
+        self.inner.insert(key)
+    }
+
+    pub fn remove(&mut self, key: u8) -> bool {
+        let keys = self.inner.keys();
+        let removed = self.inner.remove(key);
+        if removed && keys.len() >= 2 && keys.last() == Some(&key) {
+            self.inner.len += 1; // The planted bug.
+        }
+        removed
+    }
+
+    pub fn rep_ok(&self) -> bool {
+        self.inner.rep_ok()
+    }
+}

@@ -109,6 +109,7 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
     };
 
     let collect = collect_classes(&input.data)?;
+    let hides_fields = hides_fields(&input.data)?;
     let fields = field_table.iter().map(|(name, omit)| quote!(::smallscope::heap::Field { name: #name, omit: #omit }));
     Ok(quote! {
         impl #impl_generics ::smallscope::heap::Heap for #name #ty_generics #where_clause {
@@ -117,6 +118,7 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
                     name: #class_name,
                     fields: &[#(#fields),*],
                     variants: &[#(#variant_names),*],
+                    hides_fields: #hides_fields,
                 };
                 &CLASS
             }
@@ -210,14 +212,28 @@ fn walk_fields(walked: &[Walked]) -> syn::Result<TokenStream> {
     Ok(body)
 }
 
-fn collect_classes(data: &Data) -> syn::Result<TokenStream> {
-    let fields: Vec<&syn::Field> = match data {
+fn all_fields(data: &Data) -> Vec<&syn::Field> {
+    match data {
         Data::Struct(s) => s.fields.iter().collect(),
         Data::Enum(e) => e.variants.iter().flat_map(|v| v.fields.iter()).collect(),
         Data::Union(_) => Vec::new(),
-    };
+    }
+}
+
+/// Whether a field is skipped or omitted.
+fn hides_fields(data: &Data) -> syn::Result<bool> {
+    for field in all_fields(data) {
+        let attrs = field_attrs(field)?;
+        if attrs.skip || attrs.omit {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+fn collect_classes(data: &Data) -> syn::Result<TokenStream> {
     let mut calls = Vec::new();
-    for field in fields {
+    for field in all_fields(data) {
         let attrs = field_attrs(field)?;
         if attrs.skip || attrs.index.is_some() {
             continue;

@@ -42,6 +42,8 @@ pub(super) struct Search<'c, T: Subject> {
     clone_checks: u32,
     /// Whether some builder takes two or more structures.
     keeps_all_objects: bool,
+    /// Whether `rep_ok` runs on every output, not only on new structures.
+    check_every_output: bool,
     started: Instant,
     stop: bool,
     args: Vec<Arg<T>>,
@@ -70,7 +72,10 @@ impl<'c, T: Subject> Search<'c, T> {
         if !chosen.iter().any(|&i| ops[i].is_constructor()) {
             return Err(ConfigError::NoConstructor(chosen_names.to_vec()));
         }
-        let omitted = Schema::of::<T>().resolve_fields(&config.omit)?;
+        let schema = Schema::of::<T>();
+        let omitted = schema.resolve_fields(&config.omit)?;
+        // With hidden state, one canonical form can hold both valid and broken values.
+        let check_every_output = T::HAS_REP_OK && (schema.hides_fields() || !omitted.is_empty());
         let misuse = config
             .misuse_panics
             .iter()
@@ -107,6 +112,7 @@ impl<'c, T: Subject> Search<'c, T> {
             source: Source::Clone,
             clone_checks: 0,
             keeps_all_objects,
+            check_every_output,
             started: Instant::now(),
             stop: false,
             args: Vec::new(),
@@ -356,10 +362,7 @@ impl<'c, T: Subject> Search<'c, T> {
     /// Stores `value` if it is new (or state matching is off) and passes `rep_ok`.
     fn consider(&mut self, call: &CallSite<'_>, level: u32, output: Output, value: T, key: StateKey) {
         let new = self.states.insert(key);
-        if !new && self.config.state_matching {
-            return;
-        }
-        if new && T::HAS_REP_OK {
+        if (new || self.check_every_output) && T::HAS_REP_OK {
             let operation = self.ops[call.op].name.to_owned();
             let failure = match run_captured(|| value.rep_ok()) {
                 Ok(Some(false)) => Some(FailureKind::RepOkFalse { operation }),
@@ -373,6 +376,9 @@ impl<'c, T: Subject> Search<'c, T> {
                 self.fail(kind, level, call.op, step_args);
                 return;
             }
+        }
+        if !new && self.config.state_matching {
+            return;
         }
         let canonical = if self.config.record_canonical { self.lin.text(&value).ok() } else { None };
         let step = Step { op: call.op as u16, args: self.step_args(call), output };

@@ -177,28 +177,61 @@ impl Sink for TokenSink<'_> {
 }
 
 /// Canonical form as text; see [`canonical_text`].
+///
+/// Objects print as `Class#id{field: value, ..}`, inline structs as
+/// `Class{..}`, enum values as `Variant` or `Variant{field: value}`,
+/// sequences as `[a, b]`, and a pointer to an object met before as `@id`.
 #[derive(Default)]
 pub struct CanonicalText {
     out: String,
-    /// Per open object, inline value or sequence: whether an item was written yet.
-    open: Vec<bool>,
+    frames: Vec<Frame>,
+    /// The next value follows `field: ` and needs no separator.
+    after_field: bool,
+}
+
+/// One open object, inline value, enum variant or sequence.
+struct Frame {
+    /// Something was written inside it already.
+    written: bool,
+    /// Written when it closes (nothing for an enum's own frame).
+    close: Option<char>,
+    /// A variant's brace, written only once a field comes.
+    lazy_open: bool,
+    variant: bool,
+}
+
+impl Frame {
+    fn new(close: Option<char>) -> Self {
+        Frame { written: false, close, lazy_open: false, variant: false }
+    }
 }
 
 impl CanonicalText {
-    fn separate(&mut self) {
-        if let Some(written) = self.open.last_mut() {
-            if *written {
-                self.out.push_str(", ");
-            }
-            *written = true;
-        }
-    }
-    /// Separates sequence items; fields separate themselves.
+    /// Writes the separator a new item needs in the innermost frame.
     fn item(&mut self) {
-        if self.out.ends_with('[') || self.out.ends_with(": ") {
+        if std::mem::take(&mut self.after_field) {
             return;
         }
-        self.separate();
+        if let Some(frame) = self.frames.last_mut() {
+            if std::mem::replace(&mut frame.written, true) {
+                self.out.push_str(", ");
+            }
+        }
+    }
+
+    /// Closes the frame on top, and the variant frame inside it first.
+    fn close(&mut self) {
+        if self.frames.last().is_some_and(|f| f.variant) {
+            let variant = self.frames.pop().expect("checked");
+            if !variant.lazy_open {
+                self.out.push('}');
+            }
+        }
+        if let Some(frame) = self.frames.pop() {
+            if let Some(c) = frame.close {
+                self.out.push(c);
+            }
+        }
     }
 }
 
@@ -206,35 +239,36 @@ impl Sink for &mut CanonicalText {
     fn begin_object(&mut self, id: u32, class: &'static Class) {
         self.item();
         self.out.push_str(&format!("{}#{id}{{", class.name));
-        self.open.push(false);
+        self.frames.push(Frame::new(Some('}')));
     }
     fn end_object(&mut self) {
-        self.open.pop();
-        self.out.push('}');
+        self.close();
     }
     fn begin_inline(&mut self, class: &'static Class) {
         self.item();
         if class.variants.is_empty() {
-            self.out.push_str(class.name);
+            self.out.push_str(&format!("{}{{", class.name));
+            self.frames.push(Frame::new(Some('}')));
+        } else {
+            // An enum shows as its variant, written by `variant`.
+            self.frames.push(Frame::new(None));
         }
-        self.out.push('{');
-        self.open.push(false);
     }
     fn end_inline(&mut self) {
-        self.open.pop();
-        if self.out.ends_with('{') {
-            // A field-less value such as an enum without data: drop the braces.
-            self.out.pop();
-        } else {
-            self.out.push('}');
-        }
+        self.close();
     }
     fn field(&mut self, class: &'static Class, index: usize) {
-        self.separate();
+        if let Some(frame) = self.frames.last_mut() {
+            if std::mem::take(&mut frame.lazy_open) {
+                self.out.push('{');
+            }
+        }
+        self.item();
         let name = class.fields[index].name;
         let name = name.rsplit('.').next().unwrap_or(name);
         self.out.push_str(name);
         self.out.push_str(": ");
+        self.after_field = true;
     }
     fn back_ref(&mut self, id: u32) {
         self.item();
@@ -261,23 +295,20 @@ impl Sink for &mut CanonicalText {
         self.out.push_str(&text);
     }
     fn variant(&mut self, class: Option<&'static Class>, index: u32) {
+        self.item();
         match class.and_then(|c| c.variants.get(index as usize)) {
             Some(name) => self.out.push_str(name),
             None => self.out.push_str(&format!("variant{index}")),
         }
-        // The variant's fields follow inside the braces begin_inline opened.
-        if self.out.ends_with('{') {
-            return;
-        }
+        self.frames.push(Frame { written: false, close: Some('}'), lazy_open: true, variant: true });
     }
     fn seq_begin(&mut self, _len: usize) {
         self.item();
         self.out.push('[');
-        self.open.push(false);
+        self.frames.push(Frame::new(Some(']')));
     }
     fn seq_end(&mut self) {
-        self.open.pop();
-        self.out.push(']');
+        self.close();
     }
 }
 
@@ -483,5 +514,58 @@ impl<S: Sink> Visitor for Dfs<'_, S> {
                 self.object(ObjRef { addr: Some(addr), class: arena.class(), value });
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(crate::Heap)]
+    enum Color {
+        Red,
+        Black,
+    }
+
+    #[derive(crate::Heap)]
+    enum Tree {
+        Leaf,
+        Node { left: Box<Tree>, key: i32, right: Box<Tree> },
+    }
+
+    #[derive(crate::Heap)]
+    struct Painted {
+        color: Color,
+        tree: Option<Box<Tree>>,
+        tags: Vec<Option<i32>>,
+    }
+
+    fn leaf() -> Box<Tree> {
+        Box::new(Tree::Leaf)
+    }
+
+    #[test]
+    fn text_shows_enums_sequences_and_objects() {
+        let value = Painted {
+            color: Color::Black,
+            tree: Some(Box::new(Tree::Node { left: leaf(), key: 4, right: leaf() })),
+            tags: vec![Some(1), None],
+        };
+        assert_eq!(
+            canonical_text(&value),
+            "Painted#0{color: Black, tree: Tree#1{Node{left: Tree#2{Leaf}, key: 4, right: Tree#3{Leaf}}}, tags: [1, null]}"
+        );
+        let red = Painted { color: Color::Red, tree: None, tags: vec![] };
+        assert_eq!(canonical_text(&red), "Painted#0{color: Red, tree: null, tags: []}");
+    }
+
+    #[test]
+    fn variants_and_sequence_lengths_are_tokens() {
+        let mut lin = Linearizer::new(None);
+        let a = lin.linearize(&Painted { color: Color::Red, tree: None, tags: vec![None] }).unwrap().to_vec();
+        let b = lin.linearize(&Painted { color: Color::Black, tree: None, tags: vec![None] }).unwrap().to_vec();
+        let c = lin.linearize(&Painted { color: Color::Red, tree: None, tags: vec![None, None] }).unwrap().to_vec();
+        assert_ne!(a, b);
+        assert_ne!(a, c);
     }
 }

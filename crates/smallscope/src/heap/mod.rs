@@ -47,6 +47,9 @@ pub struct Class {
     pub fields: &'static [Field],
     /// For enums, the variant names in declaration order; empty for structs.
     pub variants: &'static [&'static str],
+    /// Whether some field is `#[heap(skip)]` or `#[heap(omit)]`: then two
+    /// values with one canonical form may still differ.
+    pub hides_fields: bool,
 }
 
 /// Static description of one field of a [`Class`].

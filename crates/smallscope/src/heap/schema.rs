@@ -35,6 +35,11 @@ impl Schema {
         self.classes.iter().copied().find(|c| c.name == name)
     }
 
+    /// Whether some class hides fields from the canonical form.
+    pub fn hides_fields(&self) -> bool {
+        self.classes.iter().any(|c| c.hides_fields)
+    }
+
     /// Every `Class.field` name, for error messages.
     pub fn field_names(&self) -> Vec<String> {
         self.classes.iter().flat_map(|c| c.fields.iter().map(move |f| format!("{}.{}", c.name, f.name))).collect()

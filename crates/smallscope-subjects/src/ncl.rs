@@ -1,0 +1,801 @@
+//! `ncl`: Apache Commons Collections' `NodeCachingLinkedList` of `i32`.
+//!
+//! Ports `org.apache.commons.collections.list.NodeCachingLinkedList` with the
+//! parts of `AbstractLinkedList` it inherits: a circular doubly linked list
+//! through a header node (the ROOPS and BEAPI benchmark subject), plus a cache
+//! of removed nodes that later inserts reuse instead of allocating. The cache
+//! is a singly linked, `null`-terminated chain through `next`, of at most
+//! `maximum_cache_size` nodes (default 20); cached nodes hold no value and no
+//! `previous` link. `clear` caches as many of the removed nodes as fit.
+//!
+//! Heap shape: arena-based. `NodeCachingLinkedList { nodes: Vec<Node>, header,
+//! size, first_cache_node, cache_size, maximum_cache_size }` where `header`
+//! and `first_cache_node` index into `nodes`, and
+//! `Node { value: Option<i32>, previous, next }` links by index. Slots of
+//! removed nodes that do not fit in the cache go to a `free` list that is not
+//! part of the structure. At scope N a structure is a main list of k values
+//! and a cache of c nodes with `1 + k + c <= N`.
+//!
+//! `rep_ok` is the corrected invariant: ROOPS's version is underspecified (it
+//! does not constrain the cache), which the BEAPI paper (§2) shows inflates
+//! Korat's count at scope 8 from 2.8M valid structures to 54.5M.
+//!
+//! Planted bug, registered as `ncl-bug-cache`: when an insert reuses a cached
+//! node it forgets to decrement `cache_size`. It shows after `add(x)`,
+//! `remove_first()`, `add(y)`: the cache is empty but `cache_size` is 1.
+
+use std::fmt::Debug;
+use std::marker::PhantomData;
+
+use smallscope::Heap;
+
+/// `DEFAULT_MAXIMUM_CACHE_SIZE` in Apache Commons.
+pub const DEFAULT_MAXIMUM_CACHE_SIZE: usize = 20;
+
+/// A call that Java would answer with `IndexOutOfBoundsException` or
+/// `NoSuchElementException`: API misuse.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListError {
+    IndexOutOfBounds { index: usize, size: usize },
+    NoSuchElement,
+}
+
+/// Selects the correct list or a planted bug.
+pub trait Variant: Clone + Debug + Default + 'static {
+    /// Reusing a cached node does not decrement `cache_size`.
+    const BUG_CACHE: bool;
+}
+
+/// The faithful port.
+#[derive(Clone, Debug, Default)]
+pub struct Correct;
+
+impl Variant for Correct {
+    const BUG_CACHE: bool = false;
+}
+
+/// `getNodeFromCache` forgets `cacheSize--`.
+#[derive(Clone, Debug, Default)]
+pub struct CacheBug;
+
+impl Variant for CacheBug {
+    const BUG_CACHE: bool = true;
+}
+
+#[derive(Heap, Clone, Debug)]
+pub struct NodeCachingLinkedList<V: Variant = Correct> {
+    #[heap(arena)]
+    nodes: Vec<Node>,
+    #[heap(index = "nodes")]
+    header: usize,
+    size: usize,
+    #[heap(index = "nodes")]
+    first_cache_node: Option<usize>,
+    cache_size: usize,
+    maximum_cache_size: usize,
+    /// Arena slots of removed nodes that did not fit in the cache.
+    #[heap(skip)]
+    free: Vec<usize>,
+    #[heap(skip)]
+    variant: PhantomData<V>,
+}
+
+#[derive(Heap, Clone, Debug)]
+struct Node {
+    value: Option<i32>,
+    #[heap(index = "nodes")]
+    previous: Option<usize>,
+    #[heap(index = "nodes")]
+    next: Option<usize>,
+}
+
+#[smallscope::api(
+    rep_ok = rep_ok,
+    register("ncl" = NodeCachingLinkedList<Correct>, "ncl-bug-cache" = NodeCachingLinkedList<CacheBug>)
+)]
+impl<V: Variant> NodeCachingLinkedList<V> {
+    /// An empty list with the default maximum cache size.
+    pub fn new() -> Self {
+        Self::with_maximum_cache_size(DEFAULT_MAXIMUM_CACHE_SIZE)
+    }
+
+    /// Appends `x` (Java's `add(Object)`).
+    pub fn add(&mut self, x: i32) {
+        self.add_last(x);
+    }
+
+    pub fn add_first(&mut self, x: i32) {
+        let first = self.next_of(self.header);
+        self.add_node_before(x, first);
+    }
+
+    pub fn add_last(&mut self, x: i32) {
+        self.add_node_before(x, self.header);
+    }
+
+    /// Inserts `x` so that it ends up at position `index` (`0..=size`).
+    pub fn add_at(&mut self, index: usize, x: i32) -> Result<(), ListError> {
+        let before = self.get_node(index, true)?;
+        self.add_node_before(x, before);
+        Ok(())
+    }
+
+    pub fn get(&self, index: usize) -> Result<i32, ListError> {
+        let node = self.get_node(index, false)?;
+        self.nodes[node].value.ok_or(ListError::NoSuchElement)
+    }
+
+    pub fn get_first(&self) -> Result<i32, ListError> {
+        let first = self.next_of(self.header);
+        if first == self.header {
+            return Err(ListError::NoSuchElement);
+        }
+        self.nodes[first].value.ok_or(ListError::NoSuchElement)
+    }
+
+    pub fn get_last(&self) -> Result<i32, ListError> {
+        let last = self.previous_of(self.header);
+        if last == self.header {
+            return Err(ListError::NoSuchElement);
+        }
+        self.nodes[last].value.ok_or(ListError::NoSuchElement)
+    }
+
+    /// Replaces the value at `index`; returns the old one.
+    pub fn set(&mut self, index: usize, x: i32) -> Result<i32, ListError> {
+        let node = self.get_node(index, false)?;
+        self.nodes[node].value.replace(x).ok_or(ListError::NoSuchElement)
+    }
+
+    pub fn remove_first(&mut self) -> Result<i32, ListError> {
+        let first = self.next_of(self.header);
+        if first == self.header {
+            return Err(ListError::NoSuchElement);
+        }
+        let old = self.nodes[first].value;
+        self.remove_node(first);
+        old.ok_or(ListError::NoSuchElement)
+    }
+
+    pub fn remove_last(&mut self) -> Result<i32, ListError> {
+        let last = self.previous_of(self.header);
+        if last == self.header {
+            return Err(ListError::NoSuchElement);
+        }
+        let old = self.nodes[last].value;
+        self.remove_node(last);
+        old.ok_or(ListError::NoSuchElement)
+    }
+
+    /// Removes and returns the value at `index` (Java's `remove(int)`).
+    pub fn remove_at(&mut self, index: usize) -> Result<i32, ListError> {
+        let node = self.get_node(index, false)?;
+        let old = self.nodes[node].value;
+        self.remove_node(node);
+        old.ok_or(ListError::NoSuchElement)
+    }
+
+    /// Removes the first occurrence of `x` (Java's `remove(Object)`).
+    pub fn remove_value(&mut self, x: i32) -> bool {
+        let found = self.forward().find(|&n| self.nodes[n].value == Some(x));
+        match found {
+            Some(node) => {
+                self.remove_node(node);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Position of the first occurrence of `x` (Java's `-1` is `None`).
+    pub fn index_of(&self, x: i32) -> Option<usize> {
+        self.forward().position(|n| self.nodes[n].value == Some(x))
+    }
+
+    /// Position of the last occurrence of `x`, searching backwards.
+    pub fn last_index_of(&self, x: i32) -> Option<usize> {
+        let from_end = self.backward().position(|n| self.nodes[n].value == Some(x))?;
+        Some(self.size - 1 - from_end)
+    }
+
+    pub fn contains(&self, x: i32) -> bool {
+        self.index_of(x).is_some()
+    }
+
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.size == 0
+    }
+
+    /// `removeAllNodes`: caches as many nodes as fit, front first, and drops
+    /// the rest; the header points at itself again.
+    pub fn clear(&mut self) {
+        let main: Vec<usize> = self.forward().collect();
+        let to_cache = main.len().min(self.maximum_cache_size.saturating_sub(self.cache_size));
+        for &node in &main[..to_cache] {
+            self.add_node_to_cache(node);
+        }
+        self.free.extend_from_slice(&main[to_cache..]);
+        let header = self.header;
+        self.nodes[header].next = Some(header);
+        self.nodes[header].previous = Some(header);
+        self.size = 0;
+    }
+
+    /// The corrected invariant:
+    /// - the header exists and holds no value;
+    /// - following `next` from the header returns to it after exactly `size`
+    ///   distinct nodes, each holding a value, with every `previous` link the
+    ///   inverse of the `next` link into it (so the list is circular and
+    ///   doubly linked through the header);
+    /// - the cache is a `None`-terminated chain through `next` of exactly
+    ///   `cache_size` distinct nodes, none in the main list, each with no value
+    ///   and no `previous`; `cache_size <= maximum_cache_size`;
+    /// - (port detail) slots on the free list are in range, distinct and not
+    ///   reachable, so reusing one cannot corrupt the structure.
+    pub fn rep_ok(&self) -> bool {
+        let len = self.nodes.len();
+        if self.header >= len || self.nodes[self.header].value.is_some() {
+            return false;
+        }
+        let mut seen = vec![false; len];
+        seen[self.header] = true;
+        // Main list: each step is checked, so at most `len` steps are taken.
+        let mut cur = self.header;
+        let mut count = 0usize;
+        loop {
+            let Some(next) = self.nodes[cur].next.filter(|&n| n < len) else { return false };
+            if self.nodes[next].previous != Some(cur) {
+                return false;
+            }
+            if next == self.header {
+                break;
+            }
+            if seen[next] || self.nodes[next].value.is_none() {
+                return false;
+            }
+            seen[next] = true;
+            count += 1;
+            cur = next;
+        }
+        if count != self.size {
+            return false;
+        }
+        // Cache.
+        let mut cached = 0usize;
+        let mut link = self.first_cache_node;
+        while let Some(node) = link {
+            if node >= len || seen[node] {
+                return false;
+            }
+            let n = &self.nodes[node];
+            if n.value.is_some() || n.previous.is_some() {
+                return false;
+            }
+            seen[node] = true;
+            cached += 1;
+            link = n.next;
+        }
+        if cached != self.cache_size || self.cache_size > self.maximum_cache_size {
+            return false;
+        }
+        // Free slots.
+        for &slot in &self.free {
+            if slot >= len || seen[slot] {
+                return false;
+            }
+            seen[slot] = true;
+        }
+        true
+    }
+}
+
+impl<V: Variant> NodeCachingLinkedList<V> {
+    /// An empty list whose cache holds at most `maximum_cache_size` nodes.
+    pub fn with_maximum_cache_size(maximum_cache_size: usize) -> Self {
+        NodeCachingLinkedList {
+            nodes: vec![Node { value: None, previous: Some(0), next: Some(0) }],
+            header: 0,
+            size: 0,
+            first_cache_node: None,
+            cache_size: 0,
+            maximum_cache_size,
+            free: Vec::new(),
+            variant: PhantomData,
+        }
+    }
+
+    /// The values, first to last.
+    pub fn to_vec(&self) -> Vec<i32> {
+        self.forward().filter_map(|n| self.nodes[n].value).collect()
+    }
+
+    /// How many removed nodes are waiting for reuse.
+    pub fn cache_size(&self) -> usize {
+        self.cache_size
+    }
+
+    fn next_of(&self, node: usize) -> usize {
+        self.nodes[node].next.expect("ncl: main-list next link is null")
+    }
+
+    fn previous_of(&self, node: usize) -> usize {
+        self.nodes[node].previous.expect("ncl: main-list previous link is null")
+    }
+
+    /// The main-list nodes, first to last.
+    fn forward(&self) -> impl Iterator<Item = usize> + '_ {
+        std::iter::successors(Some(self.next_of(self.header)), |&n| Some(self.next_of(n)))
+            .take_while(|&n| n != self.header)
+            .take(self.size)
+    }
+
+    /// The main-list nodes, last to first.
+    fn backward(&self) -> impl Iterator<Item = usize> + '_ {
+        std::iter::successors(Some(self.previous_of(self.header)), |&n| Some(self.previous_of(n)))
+            .take_while(|&n| n != self.header)
+            .take(self.size)
+    }
+
+    /// `getNode(index, endMarkerAllowed)`: walks from the nearer end; with
+    /// `end_marker_allowed`, `index == size` gives the header.
+    fn get_node(&self, index: usize, end_marker_allowed: bool) -> Result<usize, ListError> {
+        if index > self.size || (!end_marker_allowed && index == self.size) {
+            return Err(ListError::IndexOutOfBounds { index, size: self.size });
+        }
+        let mut node;
+        if index < self.size / 2 {
+            node = self.next_of(self.header);
+            for _ in 0..index {
+                node = self.next_of(node);
+            }
+        } else {
+            node = self.header;
+            for _ in index..self.size {
+                node = self.previous_of(node);
+            }
+        }
+        Ok(node)
+    }
+
+    /// `getNodeFromCache`.
+    fn node_from_cache(&mut self) -> Option<usize> {
+        if self.cache_size == 0 {
+            return None;
+        }
+        let node = self.first_cache_node?;
+        self.first_cache_node = self.nodes[node].next;
+        self.nodes[node].next = None;
+        if !V::BUG_CACHE {
+            self.cache_size -= 1;
+        }
+        Some(node)
+    }
+
+    /// `addNodeToCache`: does nothing when the cache is full.
+    fn add_node_to_cache(&mut self, node: usize) -> bool {
+        if self.cache_size >= self.maximum_cache_size {
+            return false;
+        }
+        let n = &mut self.nodes[node];
+        n.previous = None;
+        n.next = self.first_cache_node;
+        n.value = None;
+        self.first_cache_node = Some(node);
+        self.cache_size += 1;
+        true
+    }
+
+    /// `createNode`: a cached node if there is one, else a fresh one (a
+    /// recycled arena slot when possible).
+    fn create_node(&mut self, value: i32) -> usize {
+        if let Some(node) = self.node_from_cache() {
+            self.nodes[node].value = Some(value);
+            return node;
+        }
+        let fresh = Node { value: Some(value), previous: None, next: None };
+        match self.free.pop() {
+            Some(slot) => {
+                self.nodes[slot] = fresh;
+                slot
+            }
+            None => {
+                self.nodes.push(fresh);
+                self.nodes.len() - 1
+            }
+        }
+    }
+
+    /// `addNodeBefore` / `addNode`.
+    fn add_node_before(&mut self, value: i32, before: usize) {
+        let node = self.create_node(value);
+        let previous = self.previous_of(before);
+        self.nodes[node].next = Some(before);
+        self.nodes[node].previous = Some(previous);
+        self.nodes[previous].next = Some(node);
+        self.nodes[before].previous = Some(node);
+        self.size += 1;
+    }
+
+    /// `removeNode`: unlinks, then caches the node or frees its slot.
+    fn remove_node(&mut self, node: usize) {
+        let previous = self.previous_of(node);
+        let next = self.next_of(node);
+        self.nodes[previous].next = Some(next);
+        self.nodes[next].previous = Some(previous);
+        self.size -= 1;
+        if !self.add_node_to_cache(node) {
+            self.free.push(node);
+        }
+    }
+}
+
+impl<V: Variant> Default for NodeCachingLinkedList<V> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::VecDeque;
+
+    type Ncl = NodeCachingLinkedList<Correct>;
+
+    struct XorShift(u64);
+    impl XorShift {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+    }
+
+    fn oob(index: usize, size: usize) -> ListError {
+        ListError::IndexOutOfBounds { index, size }
+    }
+
+    /// Runs random operations against a `VecDeque`; `max_cache` small makes
+    /// the cache fill up and the free list get used.
+    fn differential(max_cache: usize, seed: u64) {
+        let mut rng = XorShift(0x6A09_E667_F3BC_C908 ^ seed);
+        let mut list = Ncl::with_maximum_cache_size(max_cache);
+        let mut model: VecDeque<i32> = VecDeque::new();
+        for _ in 0..3000 {
+            let x = rng.below(8) as i32;
+            let i = rng.below(10) as usize;
+            let cache_before = list.cache_size;
+            let removed = match rng.below(20) {
+                0 | 1 => {
+                    list.add(x);
+                    model.push_back(x);
+                    false
+                }
+                2 => {
+                    list.add_first(x);
+                    model.push_front(x);
+                    false
+                }
+                3 => {
+                    list.add_last(x);
+                    model.push_back(x);
+                    false
+                }
+                4 => {
+                    let expect = if i <= model.len() {
+                        model.insert(i, x);
+                        Ok(())
+                    } else {
+                        Err(oob(i, model.len()))
+                    };
+                    assert_eq!(list.add_at(i, x), expect);
+                    false
+                }
+                5 => {
+                    assert_eq!(list.get(i), model.get(i).copied().ok_or(oob(i, model.len())));
+                    false
+                }
+                6 => {
+                    assert_eq!(list.get_first(), model.front().copied().ok_or(ListError::NoSuchElement));
+                    assert_eq!(list.get_last(), model.back().copied().ok_or(ListError::NoSuchElement));
+                    false
+                }
+                7 => {
+                    let expect = match model.get_mut(i) {
+                        Some(slot) => Ok(std::mem::replace(slot, x)),
+                        None => Err(oob(i, model.len())),
+                    };
+                    assert_eq!(list.set(i, x), expect);
+                    false
+                }
+                8 | 9 => {
+                    let expect = model.pop_front().ok_or(ListError::NoSuchElement);
+                    assert_eq!(list.remove_first(), expect);
+                    expect.is_ok()
+                }
+                10 => {
+                    let expect = model.pop_back().ok_or(ListError::NoSuchElement);
+                    assert_eq!(list.remove_last(), expect);
+                    expect.is_ok()
+                }
+                11 => {
+                    let expect =
+                        if i < model.len() { model.remove(i).ok_or(oob(i, 0)) } else { Err(oob(i, model.len())) };
+                    assert_eq!(list.remove_at(i), expect);
+                    expect.is_ok()
+                }
+                12 | 13 => {
+                    let expect = match model.iter().position(|&e| e == x) {
+                        Some(p) => model.remove(p).is_some(),
+                        None => false,
+                    };
+                    assert_eq!(list.remove_value(x), expect);
+                    expect
+                }
+                14 => {
+                    assert_eq!(list.index_of(x), model.iter().position(|&e| e == x));
+                    assert_eq!(list.last_index_of(x), model.iter().rposition(|&e| e == x));
+                    false
+                }
+                15 => {
+                    assert_eq!(list.contains(x), model.contains(&x));
+                    false
+                }
+                16 => {
+                    assert_eq!(list.size(), model.len());
+                    assert_eq!(list.is_empty(), model.is_empty());
+                    false
+                }
+                17 => {
+                    let mut copy = list.clone();
+                    copy.add_first(x);
+                    assert!(copy.rep_ok());
+                    false
+                }
+                _ => {
+                    if rng.below(5) == 0 {
+                        let expected_cache = (list.cache_size + model.len()).min(max_cache);
+                        list.clear();
+                        model.clear();
+                        assert_eq!(list.cache_size, expected_cache);
+                    }
+                    false
+                }
+            };
+            if removed {
+                // A removed node is cached unless the cache was full.
+                assert_eq!(list.cache_size, (cache_before + 1).min(max_cache));
+            }
+            assert!(list.rep_ok(), "{list:?}");
+            assert_eq!(list.to_vec(), Vec::from(model.clone()));
+            // The arena never holds more than the live and cached nodes plus garbage slots on `free`.
+            assert_eq!(list.nodes.len(), 1 + list.size + list.cache_size + list.free.len());
+        }
+    }
+
+    #[test]
+    fn differential_default_cache() {
+        for seed in 1..=3 {
+            differential(DEFAULT_MAXIMUM_CACHE_SIZE, seed);
+        }
+    }
+
+    #[test]
+    fn differential_small_cache() {
+        for (max, seed) in [(0, 4), (1, 5), (3, 6)] {
+            differential(max, seed);
+        }
+    }
+
+    #[test]
+    fn inserts_reuse_cached_nodes() {
+        let mut list = Ncl::new();
+        list.add(1);
+        list.add(2);
+        assert_eq!(list.nodes.len(), 3);
+        list.remove_first().unwrap();
+        list.remove_first().unwrap();
+        assert_eq!(list.cache_size, 2);
+        list.add(3);
+        list.add_first(4);
+        assert_eq!(list.cache_size, 0);
+        assert_eq!(list.nodes.len(), 3);
+        assert_eq!(list.to_vec(), [4, 3]);
+        assert!(list.rep_ok());
+    }
+
+    #[test]
+    fn clear_caches_what_fits() {
+        let mut list = Ncl::with_maximum_cache_size(3);
+        for x in 0..5 {
+            list.add(x);
+        }
+        list.remove_last().unwrap();
+        assert_eq!(list.cache_size, 1);
+        list.clear();
+        assert_eq!((list.size, list.cache_size, list.free.len()), (0, 3, 2));
+        assert!(list.rep_ok());
+        for x in 0..5 {
+            list.add(x);
+        }
+        assert_eq!(list.nodes.len(), 6);
+        assert!(list.rep_ok());
+    }
+
+    /// A list with main list [1, 2] and one cached node.
+    fn sample() -> Ncl {
+        let mut list = Ncl::new();
+        for x in [1, 2, 3] {
+            list.add(x);
+        }
+        list.remove_last().unwrap();
+        assert_eq!((list.size, list.cache_size), (2, 1));
+        assert!(list.rep_ok());
+        list
+    }
+
+    fn first_cached(list: &Ncl) -> usize {
+        list.first_cache_node.unwrap()
+    }
+
+    #[test]
+    fn rep_ok_rejects_wrong_size() {
+        let mut list = sample();
+        list.size = 3;
+        assert!(!list.rep_ok());
+    }
+
+    #[test]
+    fn rep_ok_rejects_header_value() {
+        let mut list = sample();
+        list.nodes[list.header].value = Some(0);
+        assert!(!list.rep_ok());
+    }
+
+    #[test]
+    fn rep_ok_rejects_broken_back_link() {
+        let mut list = sample();
+        let second = list.get_node(1, false).unwrap();
+        list.nodes[second].previous = Some(list.header);
+        assert!(!list.rep_ok());
+    }
+
+    #[test]
+    fn rep_ok_rejects_wrong_header_back_link() {
+        let mut list = sample();
+        let first = list.get_node(0, false).unwrap();
+        list.nodes[list.header].previous = Some(first);
+        assert!(!list.rep_ok());
+    }
+
+    #[test]
+    fn rep_ok_rejects_main_node_without_value() {
+        let mut list = sample();
+        let first = list.get_node(0, false).unwrap();
+        list.nodes[first].value = None;
+        assert!(!list.rep_ok());
+    }
+
+    #[test]
+    fn rep_ok_rejects_value_in_cache_node() {
+        let mut list = sample();
+        let cached = first_cached(&list);
+        list.nodes[cached].value = Some(7);
+        assert!(!list.rep_ok());
+    }
+
+    #[test]
+    fn rep_ok_rejects_previous_in_cache_node() {
+        let mut list = sample();
+        let cached = first_cached(&list);
+        list.nodes[cached].previous = Some(list.header);
+        assert!(!list.rep_ok());
+    }
+
+    #[test]
+    fn rep_ok_rejects_wrong_cache_size() {
+        let mut list = sample();
+        list.cache_size = 2;
+        assert!(!list.rep_ok());
+        list.cache_size = 0;
+        assert!(!list.rep_ok());
+    }
+
+    #[test]
+    fn rep_ok_rejects_overfull_cache() {
+        let mut list = sample();
+        list.maximum_cache_size = 0;
+        assert!(!list.rep_ok());
+    }
+
+    #[test]
+    fn rep_ok_rejects_node_in_both_lists() {
+        let mut list = sample();
+        // The cached node's next points into the main list.
+        let cached = first_cached(&list);
+        let first = list.get_node(0, false).unwrap();
+        list.nodes[cached].next = Some(first);
+        assert!(!list.rep_ok());
+    }
+
+    #[test]
+    fn rep_ok_rejects_cyclic_cache() {
+        let mut list = sample();
+        let cached = first_cached(&list);
+        list.nodes[cached].next = Some(cached);
+        list.cache_size = 2;
+        assert!(!list.rep_ok());
+    }
+
+    #[test]
+    fn rep_ok_rejects_dangling_links() {
+        let mut list = sample();
+        list.first_cache_node = Some(99);
+        assert!(!list.rep_ok());
+        let mut list = sample();
+        list.nodes[list.header].next = Some(99);
+        assert!(!list.rep_ok());
+        let mut list = sample();
+        list.header = 99;
+        assert!(!list.rep_ok());
+    }
+
+    #[test]
+    fn rep_ok_rejects_cycle_missing_the_header() {
+        let mut list = sample();
+        // 1 -> 2 -> 1, with consistent back links, never back to the header.
+        let first = list.get_node(0, false).unwrap();
+        let second = list.get_node(1, false).unwrap();
+        list.nodes[second].next = Some(first);
+        list.nodes[first].previous = Some(second);
+        assert!(!list.rep_ok());
+    }
+
+    #[test]
+    fn rep_ok_rejects_live_slot_on_free_list() {
+        let mut list = sample();
+        let first = list.get_node(0, false).unwrap();
+        list.free.push(first);
+        assert!(!list.rep_ok());
+    }
+
+    /// add, remove, add: the reused node leaves `cache_size` at 1 with an empty cache.
+    #[test]
+    fn cache_bug_shows_after_add_remove_add() {
+        fn run<V: Variant>() -> Vec<bool> {
+            let mut list = NodeCachingLinkedList::<V>::new();
+            let mut verdicts = vec![list.rep_ok()];
+            list.add(0);
+            verdicts.push(list.rep_ok());
+            list.remove_first().unwrap();
+            verdicts.push(list.rep_ok());
+            list.add(1);
+            verdicts.push(list.rep_ok());
+            verdicts
+        }
+        assert_eq!(run::<Correct>(), [true, true, true, true]);
+        assert_eq!(run::<CacheBug>(), [true, true, true, false]);
+    }
+
+    /// The bug variant stays panic-free when extended past the first broken state.
+    #[test]
+    fn cache_bug_does_not_panic_later() {
+        let mut list = NodeCachingLinkedList::<CacheBug>::new();
+        for x in 0..4 {
+            list.add(x);
+            list.remove_first().unwrap();
+            list.add(x);
+            list.add(x);
+            list.clear();
+        }
+        assert!(!list.rep_ok());
+    }
+}
