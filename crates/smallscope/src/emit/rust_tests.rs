@@ -19,12 +19,11 @@ pub struct RustTestOptions {
     pub max_tests: Option<usize>,
 }
 
-/// `a::b::List<a::B>` as an expression path: `a::b::List::<a::B>`.
+/// A type name as the qualified path calls go through: `<a::b::List<a::B>>`.
+/// In type position a bare generic name takes its defaults, which
+/// `std::any::type_name` leaves out.
 pub fn type_expr(type_name: &str) -> String {
-    match type_name.find('<') {
-        Some(i) => format!("{}::{}", &type_name[..i], &type_name[i..]),
-        None => type_name.to_owned(),
-    }
+    format!("<{type_name}>")
 }
 
 /// The test file for `report`. Every structure test must pass; failure

@@ -1,0 +1,190 @@
+//! The command-line contract: subjects, JSON summary, exit codes and the
+//! errors bad input gets. Runs the real binary.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn smallscope(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_smallscope")).args(args).current_dir(dir).output().expect("binary runs")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Runs a command that must be refused as bad input, and returns its message.
+fn refused(args: &[&str]) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let output = smallscope(args, dir.path());
+    let message = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{args:?} should exit 2; stderr: {message}");
+    assert!(!message.contains("panicked"), "{args:?} panicked: {message}");
+    assert!(message.starts_with("error"), "{args:?}: {message}");
+    message
+}
+
+fn catalan(n: u64) -> u64 {
+    (0..n).fold(1, |c, i| c * 2 * (2 * i + 1) / (i + 2))
+}
+
+fn binomial(n: u64, k: u64) -> u64 {
+    (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
+}
+
+#[test]
+fn list_names_every_built_in_subject() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = smallscope(&["list"], dir.path());
+    assert!(output.status.success());
+    let names: Vec<String> = String::from_utf8(output.stdout).unwrap().lines().map(str::to_owned).collect();
+    for name in ["sll", "dll", "sorted-list", "ncl", "bst", "avl", "rbt", "binheap", "rbt-bug-fixup", "ncl-bug-cache"] {
+        assert!(names.iter().any(|n| n == name), "{name} missing from {names:?}");
+    }
+}
+
+#[test]
+fn json_summary_has_the_contract_fields() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = smallscope(&["beapi", "bst", "--scope", "5", "--format", "json"], dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(text.lines().count(), 1, "one summary object: {text}");
+    let summary: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let expected: u64 = (0..=5).map(|k| binomial(5, k) * catalan(k)).sum();
+    assert_eq!(summary["subject"], "bst");
+    assert_eq!(summary["engine"], "beapi");
+    assert_eq!(summary["scope"], 5);
+    assert_eq!(summary["structures"], expected);
+    assert_eq!(summary["failures"], 0);
+    assert!(summary["explored"].as_u64().unwrap() >= expected);
+    assert!(summary["seconds"].as_f64().unwrap() >= 0.0);
+    // Builders were identified and cached in the working directory.
+    assert_eq!(summary["builders"], serde_json::json!(["new", "add"]));
+    assert!(dir.path().join(".smallscope/cache/builders").read_dir().unwrap().count() == 1);
+}
+
+#[test]
+fn failures_exit_1_with_a_witness_and_a_replay_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let output =
+        smallscope(&["beapi", "ncl-bug-cache", "--scope", "3", "--builders", "new,add,remove_first"], dir.path());
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains("rep_ok returned false after `add`"), "{text}");
+    assert!(text.contains("witness (4 calls): s0 = new(); s0.add(0); s0.remove_first(); s0.add(0)"), "{text}");
+    assert!(text.contains("replay: smallscope beapi ncl-bug-cache --scope 3"), "{text}");
+}
+
+#[test]
+fn out_dir_gets_one_json_line_per_structure() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let output = smallscope(
+        &["beapi", "sorted-list", "--scope", "3", "--builders", "new,insert", "--out", out.to_str().unwrap()],
+        dir.path(),
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let lines = std::fs::read_to_string(out.join("structures.jsonl")).unwrap();
+    // Sorted lists of at most 3 nodes over 0..3: C(6, 3).
+    assert_eq!(lines.lines().count() as u64, binomial(6, 3));
+    let mut canonical = std::collections::HashSet::new();
+    for line in lines.lines() {
+        let record: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert!(record["sequence"].as_str().unwrap().starts_with("s0 = new()"), "{record}");
+        assert!(canonical.insert(record["canonical"].as_str().unwrap().to_owned()), "duplicate: {record}");
+    }
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["structures"], 20);
+}
+
+#[test]
+fn same_inputs_give_identical_outputs() {
+    let run = || {
+        let dir = tempfile::tempdir().unwrap();
+        let args = ["beapi", "ncl", "--scope", "4", "--builders", "all", "--out", "out", "--emit-tests", "t.rs"];
+        let output = smallscope(&args, dir.path());
+        assert!(output.status.success(), "{}", stderr(&output));
+        let read = |p: &str| std::fs::read(dir.path().join(p)).unwrap();
+        (output.stdout.len(), read("out/structures.jsonl"), read("t.rs"))
+    };
+    assert_eq!(run(), run());
+}
+
+#[test]
+fn an_unknown_subject_is_named() {
+    let message = refused(&["beapi", "nope", "--scope", "3"]);
+    assert!(message.contains("unknown subject `nope`") && message.contains("bst"), "{message}");
+}
+
+#[test]
+fn scope_zero_is_refused() {
+    assert!(refused(&["beapi", "bst", "--scope", "0"]).contains("scope must be at least 1"));
+}
+
+#[test]
+fn a_missing_scope_is_refused() {
+    assert!(refused(&["beapi", "bst"]).contains("--scope"));
+}
+
+#[test]
+fn an_upside_down_int_range_is_refused() {
+    let message = refused(&["beapi", "bst", "--scope", "3", "--ints", "5..1"]);
+    assert!(message.contains("5..1") && message.contains("upside down"), "{message}");
+    assert!(refused(&["beapi", "bst", "--scope", "3", "--ints", "zero..two"]).contains("zero..two"));
+}
+
+#[test]
+fn a_malformed_config_file_is_refused_with_its_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.toml");
+    std::fs::write(&path, "scope = = 3\n").unwrap();
+    let message = refused(&["beapi", "bst", "--config", path.to_str().unwrap()]);
+    assert!(message.contains("bad.toml"), "{message}");
+    std::fs::write(&path, "scope = 3\nmax_objects = 3\n").unwrap();
+    let message = refused(&["beapi", "bst", "--config", path.to_str().unwrap()]);
+    assert!(message.contains("max_objects"), "{message}");
+    let message = refused(&["beapi", "bst", "--config", dir.path().join("missing.toml").to_str().unwrap()]);
+    assert!(message.contains("missing.toml"), "{message}");
+}
+
+#[test]
+fn an_unknown_field_in_omit_is_refused() {
+    let message = refused(&["beapi", "bst", "--scope", "3", "--omit", "Node.colour"]);
+    assert!(message.contains("Node.colour") && message.contains("Node.key"), "{message}");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("omit.toml");
+    std::fs::write(&path, "scope = 3\nomit = [\"BinarySearchTree.depth\"]\n").unwrap();
+    assert!(refused(&["beapi", "bst", "--config", path.to_str().unwrap()]).contains("BinarySearchTree.depth"));
+}
+
+#[test]
+fn an_unknown_builder_is_refused() {
+    let message = refused(&["beapi", "bst", "--scope", "3", "--builders", "new,push"]);
+    assert!(message.contains("push") && message.contains("add"), "{message}");
+    assert!(refused(&["beapi", "bst", "--scope", "3", "--builders", "add"]).contains("no constructor"));
+}
+
+#[test]
+fn omitting_fields_changes_state_matching_as_in_the_paper() {
+    let dir = tempfile::tempdir().unwrap();
+    let count = |subject: &str, builders: &str, extra: &[&str]| {
+        let mut args = vec!["beapi", subject, "--scope", "4", "--builders", builders, "--format", "json"];
+        args.extend_from_slice(extra);
+        let output = smallscope(&args, dir.path());
+        assert!(output.status.success(), "{}", stderr(&output));
+        let summary: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        summary["structures"].as_u64().unwrap()
+    };
+    // A constant field (the paper's DEFAULT_MAXIMUM_CACHE_SIZE example) changes nothing.
+    let builders = "new,add,remove_first";
+    assert_eq!(
+        count("ncl", builders, &["--omit", "NodeCachingLinkedList.maximum_cache_size"]),
+        count("ncl", builders, &[])
+    );
+    // Without keys, trees that differ only in keys match: fewer structures,
+    // and no more than the shapes (Catalan numbers summed over sizes).
+    let keyless = count("bst", "new,add", &["--omit", "Node.key"]);
+    assert!(keyless <= (0..=4).map(catalan).sum::<u64>(), "{keyless}");
+    assert!(keyless < count("bst", "new,add", &[]), "{keyless}");
+}

@@ -1,0 +1,136 @@
+//! Acceptance checks on the built-in subjects that go beyond counts:
+//! which builders hill climbing picks at scope 5 (as the BEAPI paper
+//! reports), and that planted bugs come with witnesses of minimal length,
+//! minimality proved here by a brute force over all shorter sequences that
+//! calls the API directly, not through the engine.
+
+use smallscope::beapi::{BeapiConfig, Silent};
+use smallscope::builders::identify;
+use smallscope::{Beapi, Builders, Subject};
+use smallscope_subjects::avl::AvlTree;
+use smallscope_subjects::ncl::{self, NodeCachingLinkedList};
+use smallscope_subjects::rbt::{self, RedBlackTree};
+
+fn builders_at_scope_5<T: Subject>() -> Vec<String> {
+    let config = BeapiConfig { builder_scope: 5, ..BeapiConfig::default() };
+    identify::<T>(&config, &mut Silent).unwrap().builders
+}
+
+#[test]
+fn red_black_trees_need_a_remove_builder() {
+    let builders = builders_at_scope_5::<RedBlackTree>();
+    assert!(builders.iter().any(|b| b.starts_with("remove") || b.starts_with("poll")), "{builders:?}");
+}
+
+#[test]
+fn avl_trees_need_only_the_constructor_and_an_add() {
+    assert_eq!(builders_at_scope_5::<AvlTree>(), ["new", "add"]);
+}
+
+#[test]
+fn node_caching_lists_need_a_remove_builder_to_fill_the_cache() {
+    let builders = builders_at_scope_5::<NodeCachingLinkedList>();
+    assert!(builders.iter().any(|b| b.starts_with("remove")), "{builders:?}");
+    assert!(builders.iter().any(|b| b == "new"), "{builders:?}");
+}
+
+/// One call of a brute-force sequence: an operation and its key.
+#[derive(Clone, Copy, Debug)]
+enum Call {
+    Add(i32),
+    Remove(i32),
+}
+
+/// Every sequence of `len` calls over `calls`.
+fn sequences(calls: &[Call], len: usize) -> Vec<Vec<Call>> {
+    (0..len).fold(vec![Vec::new()], |prefixes, _| {
+        prefixes.iter().flat_map(|p| calls.iter().map(move |c| [p.clone(), vec![*c]].concat())).collect()
+    })
+}
+
+fn keyed(keys: i32) -> Vec<Call> {
+    (0..keys).map(Call::Add).chain((0..keys).map(Call::Remove)).collect()
+}
+
+/// Whether `rep_ok` fails at some point of `calls` on a red-black tree with the fix-up bug.
+fn rbt_breaks(calls: &[Call]) -> bool {
+    let mut tree = RedBlackTree::<rbt::FixupBug>::new();
+    calls.iter().any(|call| {
+        match *call {
+            Call::Add(k) => {
+                tree.add(k);
+            }
+            Call::Remove(k) => {
+                tree.remove(k);
+            }
+        }
+        !tree.rep_ok()
+    })
+}
+
+/// Whether `rep_ok` fails at some point of `calls` on a list with the cache bug.
+fn ncl_breaks(calls: &[Call]) -> bool {
+    let mut list = NodeCachingLinkedList::<ncl::CacheBug>::new();
+    calls.iter().any(|call| {
+        match *call {
+            Call::Add(k) => list.add(k),
+            Call::Remove(_) => {
+                let _ = list.remove_first();
+            }
+        }
+        !list.rep_ok()
+    })
+}
+
+#[test]
+fn the_red_black_fixup_bug_has_a_minimal_witness() {
+    let scope = 4;
+    let report = Beapi::<RedBlackTree<rbt::FixupBug>>::new()
+        .scope(scope)
+        .builders(Builders::Named(vec!["new".into(), "add".into(), "remove".into()]))
+        .run()
+        .unwrap();
+    assert_eq!(report.failures.len(), 1, "{:?}", report.failures);
+    let witness = report.failure_program(0);
+    let text = witness.to_text(&report.operations);
+    // No shorter sequence of adds and removes (after `new`) breaks the tree.
+    let shorter = witness.len() - 1 - 1;
+    for len in 0..=shorter {
+        for calls in sequences(&keyed(scope as i32), len) {
+            assert!(!rbt_breaks(&calls), "{calls:?} is shorter than the witness {text}");
+        }
+    }
+    // And one of the witness's length does: the engine's is no longer than needed.
+    assert!(sequences(&keyed(scope as i32), shorter + 1).iter().any(|c| rbt_breaks(c)), "{text}");
+    assert!(text.starts_with("s0 = new()"), "{text}");
+}
+
+#[test]
+fn the_node_cache_bug_has_a_minimal_witness() {
+    let scope = 3;
+    let report = Beapi::<NodeCachingLinkedList<ncl::CacheBug>>::new()
+        .scope(scope)
+        .builders(Builders::Named(vec!["new".into(), "add".into(), "remove_first".into()]))
+        .run()
+        .unwrap();
+    assert_eq!(report.failures.len(), 1, "{:?}", report.failures);
+    let witness = report.failure_program(0);
+    let text = witness.to_text(&report.operations);
+    let calls = [Call::Add(0), Call::Remove(0)];
+    let shorter = witness.len() - 1 - 1;
+    for len in 0..=shorter {
+        for seq in sequences(&calls, len) {
+            assert!(!ncl_breaks(&seq), "{seq:?} is shorter than the witness {text}");
+        }
+    }
+    assert_eq!(witness.len(), 4, "new, add, remove_first, add: {text}");
+}
+
+#[test]
+fn the_correct_variants_have_no_failures() {
+    let all = Builders::All;
+    let rbt = Beapi::<RedBlackTree>::new().scope(4).builders(all.clone()).run().unwrap();
+    assert!(rbt.failures.is_empty(), "{:?}", rbt.failures);
+    let ncl = Beapi::<NodeCachingLinkedList>::new().scope(4).builders(all).run().unwrap();
+    assert!(ncl.failures.is_empty(), "{:?}", ncl.failures);
+}
