@@ -9,7 +9,7 @@ use anyhow::Context as _;
 use smallscope::beapi::{parse_int_range, BeapiConfig, BeapiReport, ConfigFile, StateStorage};
 use smallscope::emit::{rust_tests, write_jsonl, RustTestOptions};
 
-use crate::peak_memory::peak_memory_bytes;
+use crate::memory::peak_memory_bytes;
 use crate::progress::Bar;
 use crate::{find_subject, BadInput};
 
@@ -70,6 +70,9 @@ pub struct BeapiArgs {
     /// At most this many structure tests in --emit-tests.
     #[arg(long)]
     pub max_tests: Option<usize>,
+    /// Stop, keeping what was found, when resident memory passes this many MiB.
+    #[arg(long, value_name = "MIB")]
+    pub memory_limit_mb: Option<u64>,
     /// Where identified builders are cached.
     #[arg(long, value_name = "DIR", default_value = ".smallscope/cache")]
     pub cache_dir: PathBuf,
@@ -152,7 +155,7 @@ pub fn run(args: &BeapiArgs) -> anyhow::Result<ExitCode> {
     let registration = find_subject(&args.subject)?;
     let config = args.config()?;
     let subject = registration.subject();
-    let mut bar = Bar::new();
+    let mut bar = Bar::new(args.memory_limit_mb.map(|mb| mb * 1024 * 1024));
     let report = subject.beapi(&config, &mut bar).map_err(BadInput::from);
     bar.finish();
     let report = report?;
@@ -218,6 +221,7 @@ fn summary_json(name: &str, report: &BeapiReport, peak: Option<u64>, args: &Beap
         "levels": report.levels,
         "seconds": report.seconds,
         "timed_out": report.timed_out,
+        "interrupted": report.interrupted,
         "peak_memory_bytes": peak,
         "notes": report.notes,
     })
@@ -241,6 +245,9 @@ fn print_text(args: &BeapiArgs, report: &BeapiReport, peak: Option<u64>) {
     );
     if report.timed_out {
         println!("stopped by the time limit: the last level is incomplete");
+    }
+    if let Some(reason) = &report.interrupted {
+        println!("stopped early ({reason}): the last level is incomplete");
     }
     for note in &report.notes {
         println!("note: {note}");

@@ -1,6 +1,230 @@
 //! `smallscope bench`: benchmark tables, printed in one run.
-pub fn run(_args: &BenchArgs) -> anyhow::Result<()> {
-    anyhow::bail!("not yet")
-}
+//!
+//! `bench beapi` reproduces the shape of the BEAPI paper's Table 2: the time
+//! of four configurations at growing scopes, each run in a child process
+//! (so memory is measured per run and a runaway run cannot take the others
+//! down) with a time limit:
+//!
+//! - SM/BLD: state matching and identified builders (the default);
+//! - SM: state matching, every operation;
+//! - BLD: identified builders, no state matching;
+//! - NoOPT: every operation, no state matching.
+//!
+//! Without state matching the search never ends by itself, so those runs
+//! are bounded by the sequence length SM/BLD needed at the same scope. A
+//! configuration that passes the limit is not run at larger scopes.
+//!
+//! Then it prints the performance targets: `bst` at scopes 10 and 12.
+
+use std::io::Write as _;
+use std::process::Command;
+
+use anyhow::{bail, Context as _};
+
 #[derive(clap::Args)]
-pub struct BenchArgs {}
+pub struct BenchArgs {
+    #[command(subcommand)]
+    kind: BenchKind,
+}
+
+#[derive(clap::Subcommand)]
+enum BenchKind {
+    /// BEAPI configurations at growing scopes (paper Table 2), then the bst targets.
+    Beapi(BeapiBench),
+}
+
+#[derive(clap::Args)]
+struct BeapiBench {
+    /// Subjects, separated by commas.
+    #[arg(long, value_delimiter = ',', default_value = "bst,avl,rbt,ncl")]
+    subjects: Vec<String>,
+    /// Seconds allowed per run.
+    #[arg(long, default_value_t = 60.0)]
+    limit: f64,
+    /// First scope.
+    #[arg(long, default_value_t = 3)]
+    from: u32,
+    /// Last scope.
+    #[arg(long, default_value_t = 15)]
+    to: u32,
+    /// Memory allowed per run, in MiB; a run over it counts as over the limit.
+    #[arg(long, default_value_t = 12_288)]
+    memory_limit_mb: u64,
+    /// Skip the bst performance-target table.
+    #[arg(long)]
+    no_targets: bool,
+    /// Only the bst performance-target table.
+    #[arg(long)]
+    targets_only: bool,
+}
+
+/// One benchmark configuration.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Setup {
+    SmBld,
+    Sm,
+    Bld,
+    NoOpt,
+}
+
+impl Setup {
+    const ALL: [Setup; 4] = [Setup::SmBld, Setup::Sm, Setup::Bld, Setup::NoOpt];
+
+    fn label(self) -> &'static str {
+        match self {
+            Setup::SmBld => "SM/BLD",
+            Setup::Sm => "SM",
+            Setup::Bld => "BLD",
+            Setup::NoOpt => "NoOPT",
+        }
+    }
+
+    fn builders(self) -> &'static str {
+        match self {
+            Setup::SmBld | Setup::Bld => "auto",
+            Setup::Sm | Setup::NoOpt => "all",
+        }
+    }
+
+    fn state_matching(self) -> bool {
+        matches!(self, Setup::SmBld | Setup::Sm)
+    }
+}
+
+/// What one child run reported.
+struct Measured {
+    seconds: f64,
+    structures: u64,
+    /// Levels that made new structures: the longest sequence needed.
+    levels: u32,
+    peak_bytes: Option<u64>,
+    finished: bool,
+}
+
+fn measure(subject: &str, scope: u32, extra: &[String], limit: f64, memory_mb: u64) -> anyhow::Result<Measured> {
+    let exe = std::env::current_exe().context("finding the smallscope binary")?;
+    let output = Command::new(exe)
+        .args(["beapi", subject, "--scope", &scope.to_string(), "--format", "json"])
+        .args(["--time-limit", &limit.to_string(), "--memory-limit-mb", &memory_mb.to_string()])
+        .args(extra)
+        .output()
+        .context("running smallscope beapi")?;
+    if output.status.code().is_none_or(|c| c > 1) {
+        bail!("smallscope beapi {subject} --scope {scope} failed: {}", String::from_utf8_lossy(&output.stderr).trim());
+    }
+    let summary: serde_json::Value = serde_json::from_slice(&output.stdout).context("reading the JSON summary")?;
+    let levels = summary["levels"].as_array().map_or(0, |levels| {
+        levels.iter().filter(|l| l["structures"].as_u64().unwrap_or(0) > 0).count() as u32
+    });
+    Ok(Measured {
+        seconds: summary["seconds"].as_f64().unwrap_or(f64::NAN),
+        structures: summary["structures"].as_u64().unwrap_or(0),
+        levels,
+        peak_bytes: summary["peak_memory_bytes"].as_u64(),
+        finished: summary["timed_out"] == false && summary["interrupted"].is_null(),
+    })
+}
+
+pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
+    let BenchKind::Beapi(bench) = &args.kind;
+    if !(bench.limit.is_finite() && bench.limit > 0.0) {
+        bail!(crate::BadInput(format!("--limit must be a positive number of seconds, not {}", bench.limit)));
+    }
+    for subject in &bench.subjects {
+        crate::find_subject(subject)?;
+    }
+    if !bench.targets_only {
+        table_2(bench)?;
+    }
+    if !bench.no_targets {
+        targets(bench)?;
+    }
+    Ok(())
+}
+
+fn table_2(bench: &BeapiBench) -> anyhow::Result<()> {
+    println!("BEAPI configurations (as the paper's Table 2): seconds per run, limit {} s", bench.limit);
+    println!("TO: over the time or memory limit; -: not run (a smaller scope was already over the limit)");
+    println!("{:<12} {:>5} {:>12} {:>9} {:>9} {:>9} {:>9}", "subject", "scope", "structures", "SM/BLD", "SM", "BLD", "NoOPT");
+    let mut largest: Vec<(String, Setup, Option<u32>)> = Vec::new();
+    for subject in &bench.subjects {
+        let mut alive = [true; 4];
+        let mut reached: [Option<u32>; 4] = [None; 4];
+        for scope in bench.from..=bench.to {
+            if !alive.iter().any(|a| *a) {
+                break;
+            }
+            let mut cells = Vec::new();
+            let mut structures = None;
+            let mut length = None;
+            for (k, setup) in Setup::ALL.iter().enumerate() {
+                if !alive[k] {
+                    cells.push("-".to_owned());
+                    continue;
+                }
+                let mut extra = vec!["--builders".to_owned(), setup.builders().to_owned()];
+                if !setup.state_matching() {
+                    // Bounded by the sequence length the full search needed.
+                    let Some(levels) = length else {
+                        cells.push("-".to_owned());
+                        alive[k] = false;
+                        continue;
+                    };
+                    extra.extend(["--no-state-matching".to_owned(), "--max-length".to_owned(), format!("{levels}")]);
+                }
+                let measured = measure(subject, scope, &extra, bench.limit, bench.memory_limit_mb)?;
+                if measured.finished {
+                    if *setup == Setup::SmBld {
+                        structures = Some(measured.structures);
+                        length = Some(measured.levels);
+                    }
+                    reached[k] = Some(scope);
+                    cells.push(format!("{:.2}", measured.seconds));
+                } else {
+                    alive[k] = false;
+                    cells.push("TO".to_owned());
+                }
+            }
+            let structures = structures.map_or("?".to_owned(), |s| s.to_string());
+            println!(
+                "{:<12} {:>5} {:>12} {:>9} {:>9} {:>9} {:>9}",
+                subject, scope, structures, cells[0], cells[1], cells[2], cells[3]
+            );
+            std::io::stdout().flush()?;
+        }
+        for (k, setup) in Setup::ALL.iter().enumerate() {
+            largest.push((subject.clone(), *setup, reached[k]));
+        }
+    }
+    println!("\nlargest scope finished within {} s:", bench.limit);
+    for subject in &bench.subjects {
+        let cells: Vec<String> = largest
+            .iter()
+            .filter(|(s, _, _)| s == subject)
+            .map(|(_, setup, scope)| format!("{} {}", setup.label(), scope.map_or("none".to_owned(), |s| s.to_string())))
+            .collect();
+        println!("  {subject}: {}", cells.join(", "));
+    }
+    Ok(())
+}
+
+fn targets(bench: &BeapiBench) -> anyhow::Result<()> {
+    println!("\nPerformance targets: bst, builders new,add, single-threaded");
+    println!("{:>5} {:>12} {:>14} {:>9} {:>10}  {}", "scope", "structures", "structures/s", "seconds", "peak MiB", "target");
+    for (scope, target) in [(10, "< 5 s (Java BEAPI: ~50 s)"), (12, "< 120 s (Java BEAPI: 1342 s)")] {
+        let extra = vec!["--builders".to_owned(), "new,add".to_owned()];
+        let measured = measure("bst", scope, &extra, 600.0, bench.memory_limit_mb)?;
+        let peak = measured.peak_bytes.map_or("?".to_owned(), |b| format!("{:.0}", b as f64 / 1048576.0));
+        let rate = measured.structures as f64 / measured.seconds;
+        println!(
+            "{:>5} {:>12} {:>14.0} {:>9.2} {:>10}  {target}{}",
+            scope,
+            measured.structures,
+            rate,
+            measured.seconds,
+            peak,
+            if measured.finished { "" } else { " (did not finish)" }
+        );
+    }
+    Ok(())
+}

@@ -10,7 +10,7 @@
 
 mod beapi_command;
 mod bench;
-mod peak_memory;
+mod memory;
 mod progress;
 
 use std::process::ExitCode;

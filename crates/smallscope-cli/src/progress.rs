@@ -1,19 +1,25 @@
 //! A progress bar on standard error, drawn only when it is a terminal.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::ops::ControlFlow;
+
 use smallscope::beapi::{LevelStats, Progress};
+
+use crate::memory::resident_memory_bytes;
 
 pub struct Bar {
     bar: ProgressBar,
     level: u32,
+    /// Stop the run when resident memory passes this many bytes.
+    memory_limit: Option<u64>,
 }
 
 impl Bar {
-    pub fn new() -> Self {
+    pub fn new(memory_limit: Option<u64>) -> Self {
         // indicatif draws nothing when standard error is not a terminal.
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
         bar.set_style(ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}").expect("valid template"));
-        Bar { bar, level: 0 }
+        Bar { bar, level: 0, memory_limit }
     }
 
     pub fn finish(&self) {
@@ -26,9 +32,15 @@ impl Progress for Bar {
         self.level = level;
         self.bar.set_message(format!("level {level}: extending {frontier} structures"));
     }
-    fn tick(&mut self, explored: u64, structures: usize) {
+    fn tick(&mut self, explored: u64, structures: usize) -> ControlFlow<String> {
         self.bar.set_message(format!("level {}: {explored} sequences explored, {structures} structures", self.level));
         self.bar.tick();
+        match (self.memory_limit, resident_memory_bytes()) {
+            (Some(limit), Some(used)) if used > limit => {
+                ControlFlow::Break(format!("memory limit of {} MiB reached", limit / (1024 * 1024)))
+            }
+            _ => ControlFlow::Continue(()),
+        }
     }
     fn level_finished(&mut self, stats: &LevelStats) {
         self.bar.set_message(format!("level {} done: {} new structures", stats.level, stats.structures));

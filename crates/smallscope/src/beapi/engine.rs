@@ -1,5 +1,6 @@
 //! The BEAPI search loop (paper Fig. 4), level by level.
 
+use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -97,6 +98,7 @@ impl<'c, T: Subject> Search<'c, T> {
             failures: Vec::new(),
             seconds: 0.0,
             timed_out: false,
+            interrupted: None,
             notes: Vec::new(),
         };
         Ok(Search {
@@ -201,7 +203,13 @@ impl<'c, T: Subject> Search<'c, T> {
                 loop {
                     self.execute(op, level, &subject_slots, &structures, &literal_slots, literal_odometer.current());
                     if self.report.explored % 4096 == 0 {
-                        progress.tick(self.report.explored, self.report.structures.len());
+                        if let ControlFlow::Break(reason) =
+                            progress.tick(self.report.explored, self.report.structures.len())
+                        {
+                            self.report.interrupted = Some(reason);
+                            self.stop = true;
+                            return;
+                        }
                         if self.config.time_limit.is_some_and(|limit| self.started.elapsed() >= limit) {
                             self.report.timed_out = true;
                             self.stop = true;

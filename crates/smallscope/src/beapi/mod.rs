@@ -42,6 +42,7 @@ pub use report::{BeapiReport, FailureGroup, FailureKind, LevelStats, Structure};
 pub use states::{fingerprint, StateSet};
 
 use std::marker::PhantomData;
+use std::ops::ControlFlow;
 use std::ops::Range;
 use std::time::Duration;
 
@@ -51,8 +52,11 @@ use crate::ConfigError;
 /// Hears how a long run is going; the CLI draws a progress bar with it.
 pub trait Progress {
     fn level_started(&mut self, _level: u32, _frontier: usize) {}
-    /// Called every few thousand executions.
-    fn tick(&mut self, _explored: u64, _structures: usize) {}
+    /// Called every few thousand executions; `Break` stops the run, keeping
+    /// what was found (the report says why in `interrupted`).
+    fn tick(&mut self, _explored: u64, _structures: usize) -> ControlFlow<String> {
+        ControlFlow::Continue(())
+    }
     fn level_finished(&mut self, _stats: &LevelStats) {}
     /// A note on what is happening, e.g. that builders are being identified.
     fn message(&mut self, _text: &str) {}

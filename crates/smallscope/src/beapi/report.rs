@@ -85,6 +85,8 @@ pub struct BeapiReport {
     pub seconds: f64,
     /// The time limit stopped the run before the last level was done.
     pub timed_out: bool,
+    /// Why a [`Progress`](super::Progress) stopped the run, if it did.
+    pub interrupted: Option<String>,
     /// Things the user should know, e.g. that `Clone` was shallow and replay was used.
     pub notes: Vec<String>,
 }
