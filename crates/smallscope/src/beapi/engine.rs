@@ -22,8 +22,10 @@ enum Source {
     Replay,
 }
 
-/// How many clones are checked for sharing objects with their original.
+/// How many clones with shared objects are checked against their originals,
+/// and how many clones are looked at in all before trusting `Clone`.
 const CLONE_CHECKS: u32 = 64;
+const CLONES_LOOKED_AT: u32 = 1024;
 
 /// One run's state.
 pub(super) struct Search<'c, T: Subject> {
@@ -41,6 +43,7 @@ pub(super) struct Search<'c, T: Subject> {
     objects: Vec<Option<T>>,
     source: Source,
     clone_checks: u32,
+    clones_looked_at: u32,
     /// Whether some builder takes two or more structures.
     keeps_all_objects: bool,
     /// Whether `rep_ok` runs on every output, not only on new structures.
@@ -113,6 +116,7 @@ impl<'c, T: Subject> Search<'c, T> {
             objects: Vec::new(),
             source: Source::Clone,
             clone_checks: 0,
+            clones_looked_at: 0,
             keeps_all_objects,
             check_every_output,
             started: Instant::now(),
@@ -233,11 +237,14 @@ impl<'c, T: Subject> Search<'c, T> {
             if let Some(stored) = &self.objects[index as usize] {
                 match stored.try_clone() {
                     Some(copy) => {
-                        let shallow = self.clone_checks < CLONE_CHECKS && {
-                            let (ok, checked) = clone_is_deep(stored, &copy);
-                            self.clone_checks += u32::from(checked);
-                            !ok
-                        };
+                        let shallow = self.clone_checks < CLONE_CHECKS
+                            && self.clones_looked_at < CLONES_LOOKED_AT
+                            && {
+                                self.clones_looked_at += 1;
+                                let (ok, checked) = clone_is_deep(stored, &copy);
+                                self.clone_checks += u32::from(checked);
+                                !ok
+                            };
                         if shallow {
                             self.source = Source::Replay;
                             self.report.notes.push(format!(

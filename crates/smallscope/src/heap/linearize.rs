@@ -395,8 +395,10 @@ impl DfsState {
         }
     }
 
+    #[inline]
     fn is_omitted(&self, class: &'static Class, index: usize) -> bool {
-        class.fields[index].omit || self.omitted.iter().any(|(c, i)| std::ptr::eq(*c, class) && *i == index)
+        (class.hides_fields && class.fields[index].omit)
+            || (!self.omitted.is_empty() && self.omitted.iter().any(|(c, i)| std::ptr::eq(*c, class) && *i == index))
     }
 }
 
