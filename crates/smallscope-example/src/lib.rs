@@ -140,3 +140,8 @@ impl BuggySortedSet {
         self.inner.rep_ok()
     }
 }
+
+/// The README's examples compile and pass, as doc tests of this crate.
+#[doc = include_str!("../../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeExamples;

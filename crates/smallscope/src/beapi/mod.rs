@@ -154,12 +154,23 @@ impl<T: Subject> Beapi<T> {
 
     pub fn run_with_progress(&self, progress: &mut dyn Progress) -> Result<BeapiReport, ConfigError> {
         self.config.validate()?;
+        let mut note = None;
         let builders = match &self.config.builders {
             Builders::All => T::operations().iter().map(|op| op.name.to_owned()).collect(),
             Builders::Named(names) => names.clone(),
-            Builders::Auto => crate::builders::identify_cached::<T>(&self.config, progress)?.builders,
+            Builders::Auto => {
+                let identified = crate::builders::identify_cached::<T>(&self.config, progress)?;
+                let origin = if identified.from_cache { "read from the cache" } else { "identified by hill climbing" };
+                note = Some(format!(
+                    "builders {origin} at scope {} ({} structures there)",
+                    identified.scope, identified.structures
+                ));
+                identified.builders
+            }
         };
         let search = engine::Search::<T>::new(&self.config, &builders)?;
-        Ok(search.run(progress))
+        let mut report = search.run(progress);
+        report.notes.splice(0..0, note);
+        Ok(report)
     }
 }
