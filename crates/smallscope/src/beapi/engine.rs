@@ -9,7 +9,7 @@ use regex::Regex;
 use super::states::{StateKey, StateSet};
 use super::{BeapiConfig, BeapiReport, FailureGroup, FailureKind, LevelStats, Progress, Structure};
 use crate::api::{run_captured, Arg, Operation, Outcome, ParamKind, Returned, Subject};
-use crate::heap::{Linearizer, ObjRef, Prim, Schema, Visitor};
+use crate::heap::{Linearizer, ObjRef, ObjectId, Prim, Schema, Visitor};
 use crate::sequence::{Literal, Output, Step, StepArg};
 use crate::ConfigError;
 
@@ -237,14 +237,12 @@ impl<'c, T: Subject> Search<'c, T> {
             if let Some(stored) = &self.objects[index as usize] {
                 match stored.try_clone() {
                     Some(copy) => {
-                        let shallow = self.clone_checks < CLONE_CHECKS
-                            && self.clones_looked_at < CLONES_LOOKED_AT
-                            && {
-                                self.clones_looked_at += 1;
-                                let (ok, checked) = clone_is_deep(stored, &copy);
-                                self.clone_checks += u32::from(checked);
-                                !ok
-                            };
+                        let shallow = self.clone_checks < CLONE_CHECKS && self.clones_looked_at < CLONES_LOOKED_AT && {
+                            self.clones_looked_at += 1;
+                            let (ok, checked) = clone_is_deep(stored, &copy);
+                            self.clone_checks += u32::from(checked);
+                            !ok
+                        };
                         if shallow {
                             self.source = Source::Replay;
                             self.report.notes.push(format!(
@@ -498,15 +496,16 @@ fn clone_is_deep<T: Subject>(original: &T, copy: &T) -> (bool, bool) {
 }
 
 /// The identities of the shared objects (`Rc`, arena elements) reachable from `value`.
-fn addresses<T: Subject>(value: &T) -> Vec<usize> {
+fn addresses<T: Subject>(value: &T) -> Vec<ObjectId> {
     struct Collect {
-        seen: Vec<usize>,
+        seen: Vec<ObjectId>,
     }
     impl Visitor for Collect {
         fn field(&mut self, _: &'static crate::heap::Class, _: usize) -> bool {
             true
         }
         fn null(&mut self) {}
+        fn some(&mut self) {}
         fn prim(&mut self, _: Prim<'_>) {}
         fn variant(&mut self, _: u32) {}
         fn seq_begin(&mut self, _: usize) {}
@@ -524,12 +523,8 @@ fn addresses<T: Subject>(value: &T) -> Vec<usize> {
             obj.value.walk(self);
         }
         fn arena(&mut self, _: &'static str, arena: &dyn crate::heap::Arena, body: &mut dyn FnMut(&mut dyn Visitor)) {
-            // Elements of a cloned arena live in a new buffer; compare them directly.
-            for i in 0..arena.len() {
-                if let Some(element) = arena.get(i) {
-                    self.seen.push(element as *const dyn crate::heap::Heap as *const () as usize);
-                }
-            }
+            // A cloned arena is a new value: its elements have new identities.
+            self.seen.extend((0..arena.len()).map(|i| ObjectId::in_arena(arena, i)));
             body(self);
         }
         fn arena_link(&mut self, _: &'static str, _: Option<usize>) {}

@@ -12,7 +12,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::{Arena, Class, Heap, ObjRef, Prim, Visitor};
+use super::{Arena, Class, Heap, ObjRef, ObjectId, Prim, Visitor};
 
 /// A canonical form: the token sequence of a linearized heap.
 pub type Token = u64;
@@ -44,6 +44,7 @@ const VARIANT: u64 = 9;
 const SEQ: u64 = 10;
 const DANGLING: u64 = 11;
 const UINT: u64 = 12;
+const SOME: u64 = 13;
 
 fn tag(tag: u64, payload: u64) -> Token {
     (tag << TAG_SHIFT) | (payload & PAYLOAD)
@@ -121,6 +122,7 @@ trait Sink {
     fn field(&mut self, class: &'static Class, index: usize);
     fn back_ref(&mut self, id: u32);
     fn null(&mut self);
+    fn some(&mut self);
     fn dangling(&mut self, index: usize);
     fn prim(&mut self, value: Prim<'_>);
     fn variant(&mut self, class: Option<&'static Class>, index: u32);
@@ -144,6 +146,9 @@ impl Sink for TokenSink<'_> {
     }
     fn null(&mut self) {
         self.0.push(tag(NULL, 0));
+    }
+    fn some(&mut self) {
+        self.0.push(tag(SOME, 0));
     }
     fn dangling(&mut self, index: usize) {
         self.0.push(tag(DANGLING, index as u64));
@@ -278,6 +283,11 @@ impl Sink for &mut CanonicalText {
         self.item();
         self.out.push_str("null");
     }
+    fn some(&mut self) {
+        self.item();
+        self.out.push_str("some ");
+        self.after_field = true;
+    }
     fn dangling(&mut self, index: usize) {
         self.item();
         self.out.push_str(&format!("dangling({index})"));
@@ -316,9 +326,9 @@ impl Sink for &mut CanonicalText {
 struct DfsState {
     limit: u32,
     omitted: Vec<(&'static Class, usize)>,
-    /// Object address → id. Small heaps use the vector; large ones the map.
-    ids: Vec<(usize, u32)>,
-    id_map: FxHashMap<usize, u32>,
+    /// Object identity → id. Small heaps use the vector; large ones the map.
+    ids: Vec<(ObjectId, u32)>,
+    id_map: FxHashMap<ObjectId, u32>,
     counts: Vec<(*const Class, u32)>,
     arenas: Vec<(&'static str, *const dyn Arena)>,
     next_id: u32,
@@ -354,7 +364,7 @@ impl DfsState {
         self.current.clear();
     }
 
-    fn lookup(&self, addr: usize) -> Option<u32> {
+    fn lookup(&self, addr: ObjectId) -> Option<u32> {
         if self.ids.len() < SMALL_HEAP {
             self.ids.iter().find(|(a, _)| *a == addr).map(|(_, id)| *id)
         } else {
@@ -362,7 +372,7 @@ impl DfsState {
         }
     }
 
-    fn remember(&mut self, addr: usize, id: u32) {
+    fn remember(&mut self, addr: ObjectId, id: u32) {
         if self.ids.len() + 1 < SMALL_HEAP {
             self.ids.push((addr, id));
         } else {
@@ -412,6 +422,8 @@ impl<S: Sink> Dfs<'_, S> {
     fn run(&mut self, class: &'static Class, root: &dyn Heap) -> Result<(), OutOfScope> {
         self.state.reset();
         self.state.admit(class);
+        // The heap may point back to its root (a root inside an `Rc`).
+        self.state.remember(ObjectId::of(root), 0);
         self.enter(0, class, root);
         match self.state.out_of_scope {
             Some(out) => Err(out),
@@ -440,6 +452,10 @@ impl<S: Sink> Visitor for Dfs<'_, S> {
 
     fn null(&mut self) {
         self.sink.null();
+    }
+
+    fn some(&mut self) {
+        self.sink.some();
     }
 
     fn prim(&mut self, value: Prim<'_>) {
@@ -512,7 +528,7 @@ impl<S: Sink> Visitor for Dfs<'_, S> {
         match arena.get(index) {
             None => self.sink.dangling(index),
             Some(value) => {
-                let addr = value as *const dyn Heap as *const () as usize;
+                let addr = ObjectId::in_arena(arena, index);
                 self.object(ObjRef { addr: Some(addr), class: arena.class(), value });
             }
         }

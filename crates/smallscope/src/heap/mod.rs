@@ -101,11 +101,33 @@ pub enum Prim<'a> {
     Float(u64),
 }
 
+/// The identity of an object that may be pointed to more than once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ObjectId {
+    /// The value's address, or for an arena element the arena's address.
+    pub base: usize,
+    /// The element's index in its arena; `usize::MAX` for other objects.
+    /// (Elements of a zero-sized type share an address, so the index is needed.)
+    pub index: usize,
+}
+
+impl ObjectId {
+    /// The identity of the value at `value`.
+    pub fn of<T: ?Sized>(value: *const T) -> Self {
+        ObjectId { base: value.cast::<()>() as usize, index: usize::MAX }
+    }
+
+    /// The identity of element `index` of the arena at `arena`.
+    pub fn in_arena<A: ?Sized>(arena: *const A, index: usize) -> Self {
+        ObjectId { base: arena.cast::<()>() as usize, index }
+    }
+}
+
 /// A reference to an object met during a walk.
 #[derive(Clone, Copy)]
 pub struct ObjRef<'a> {
     /// The object's identity: `None` for a `Box`, which nobody else can point to.
-    pub addr: Option<usize>,
+    pub addr: Option<ObjectId>,
     pub class: &'static Class,
     pub value: &'a dyn Heap,
 }
@@ -119,6 +141,9 @@ pub trait Visitor {
     fn field(&mut self, class: &'static Class, index: usize) -> bool;
     /// A missing reference: `None`, a dead `Weak`, a `null` link.
     fn null(&mut self);
+    /// A present value of an `Option` whose contents can themselves be null
+    /// (`Some(None)`); the value follows.
+    fn some(&mut self);
     fn prim(&mut self, value: Prim<'_>);
     /// The variant of a derived enum; its fields follow.
     fn variant(&mut self, index: u32);

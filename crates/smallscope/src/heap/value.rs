@@ -3,12 +3,15 @@
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
-use super::{Class, Heap, ObjRef, Prim, Schema, Visitor};
+use super::{Class, Heap, ObjRef, ObjectId, Prim, Schema, Visitor};
 
 /// A field type that [`Heap::walk`] can report: primitives, pointers to
 /// derived types, options and vectors of these. `#[derive(Heap)]` implements
 /// it for the derived type itself (visited in place, as part of its owner).
 pub trait HeapValue {
+    /// Whether some value of this type is reported as null.
+    const NULLABLE: bool = false;
+
     fn visit(&self, visitor: &mut dyn Visitor);
     /// Adds the classes this value can reach to `schema`.
     fn collect_classes(_schema: &mut Schema)
@@ -89,10 +92,18 @@ impl<T: ?Sized> HeapValue for std::marker::PhantomData<T> {
 }
 
 impl<T: HeapValue> HeapValue for Option<T> {
+    const NULLABLE: bool = true;
+
     fn visit(&self, visitor: &mut dyn Visitor) {
         match self {
             None => visitor.null(),
-            Some(value) => value.visit(visitor),
+            Some(value) => {
+                if T::NULLABLE {
+                    // Tells `Some(None)` from `None`.
+                    visitor.some();
+                }
+                value.visit(visitor)
+            }
         }
     }
     fn collect_classes(schema: &mut Schema) {
@@ -138,7 +149,7 @@ impl<T: Heap> HeapValue for Box<T> {
 
 impl<T: Heap> HeapValue for Rc<T> {
     fn visit(&self, visitor: &mut dyn Visitor) {
-        visitor.object(ObjRef { addr: Some(Rc::as_ptr(self) as usize), class: T::class(), value: &**self });
+        visitor.object(ObjRef { addr: Some(ObjectId::of(Rc::as_ptr(self))), class: T::class(), value: &**self });
     }
     fn collect_classes(schema: &mut Schema) {
         schema.add::<T>();
@@ -147,7 +158,8 @@ impl<T: Heap> HeapValue for Rc<T> {
 
 impl<T: Heap> HeapValue for Rc<RefCell<T>> {
     fn visit(&self, visitor: &mut dyn Visitor) {
-        let addr = Rc::as_ptr(self) as usize;
+        // The identity is the value's own address, as for a root given by reference.
+        let addr = ObjectId::of(self.as_ptr());
         let value = self.borrow();
         visitor.object(ObjRef { addr: Some(addr), class: T::class(), value: &*value });
     }
@@ -156,6 +168,8 @@ impl<T: Heap> HeapValue for Rc<RefCell<T>> {
     }
 }
 
+/// A dead `Weak` is the heap's null: `Some(dead)` and `None` in an
+/// `Option<Weak<_>>` are the same state, so no `some` marker tells them apart.
 impl<T> HeapValue for Weak<T>
 where
     Rc<T>: HeapValue,
