@@ -113,9 +113,9 @@ fn measure(subject: &str, scope: u32, extra: &[String], limit: f64, memory_mb: u
         bail!("smallscope beapi {subject} --scope {scope} failed: {}", String::from_utf8_lossy(&output.stderr).trim());
     }
     let summary: serde_json::Value = serde_json::from_slice(&output.stdout).context("reading the JSON summary")?;
-    let levels = summary["levels"].as_array().map_or(0, |levels| {
-        levels.iter().filter(|l| l["structures"].as_u64().unwrap_or(0) > 0).count() as u32
-    });
+    let levels = summary["levels"]
+        .as_array()
+        .map_or(0, |levels| levels.iter().filter(|l| l["structures"].as_u64().unwrap_or(0) > 0).count() as u32);
     Ok(Measured {
         seconds: summary["seconds"].as_f64().unwrap_or(f64::NAN),
         structures: summary["structures"].as_u64().unwrap_or(0),
@@ -145,7 +145,10 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
 fn table_2(bench: &BeapiBench) -> anyhow::Result<()> {
     println!("BEAPI configurations (as the paper's Table 2): seconds per run, limit {} s", bench.limit);
     println!("TO: over the time or memory limit; -: not run (a smaller scope was already over the limit)");
-    println!("{:<12} {:>5} {:>12} {:>9} {:>9} {:>9} {:>9}", "subject", "scope", "structures", "SM/BLD", "SM", "BLD", "NoOPT");
+    println!(
+        "{:<12} {:>5} {:>12} {:>9} {:>9} {:>9} {:>9}",
+        "subject", "scope", "structures", "SM/BLD", "SM", "BLD", "NoOPT"
+    );
     let mut largest: Vec<(String, Setup, Option<u32>)> = Vec::new();
     for subject in &bench.subjects {
         let mut alive = [true; 4];
@@ -201,7 +204,9 @@ fn table_2(bench: &BeapiBench) -> anyhow::Result<()> {
         let cells: Vec<String> = largest
             .iter()
             .filter(|(s, _, _)| s == subject)
-            .map(|(_, setup, scope)| format!("{} {}", setup.label(), scope.map_or("none".to_owned(), |s| s.to_string())))
+            .map(|(_, setup, scope)| {
+                format!("{} {}", setup.label(), scope.map_or("none".to_owned(), |s| s.to_string()))
+            })
             .collect();
         println!("  {subject}: {}", cells.join(", "));
     }
@@ -209,8 +214,11 @@ fn table_2(bench: &BeapiBench) -> anyhow::Result<()> {
 }
 
 fn targets(bench: &BeapiBench) -> anyhow::Result<()> {
-    println!("\nPerformance targets: bst, builders new,add, single-threaded");
-    println!("{:>5} {:>12} {:>14} {:>9} {:>10}  {}", "scope", "structures", "structures/s", "seconds", "peak MiB", "target");
+    println!("{:>5} {:>12} {:>14} {:>9} {:>10}  target", "scope", "structures", "structures/s", "seconds", "peak MiB"));
+    println!(
+        "{:>5} {:>12} {:>14} {:>9} {:>10}  {}",
+        "scope", "structures", "structures/s", "seconds", "peak MiB", "target"
+    );
     for (scope, target) in [(10, "< 5 s (Java BEAPI: ~50 s)"), (12, "< 120 s (Java BEAPI: 1342 s)")] {
         let extra = vec!["--builders".to_owned(), "new,add".to_owned()];
         let measured = measure("bst", scope, &extra, 600.0, bench.memory_limit_mb)?;

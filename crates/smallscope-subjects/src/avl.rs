@@ -20,6 +20,8 @@
 
 use smallscope::Heap;
 
+use crate::search_tree::{self, BinaryNode};
+
 /// A call on an empty tree that Java would answer with `NoSuchElementException`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NoSuchElement;
@@ -42,6 +44,20 @@ type Link = Option<Box<Node>>;
 
 fn height(link: &Link) -> i32 {
     link.as_ref().map_or(0, |n| n.height)
+}
+
+impl BinaryNode for Node {
+    fn key(&self) -> i32 {
+        self.key
+    }
+
+    fn left(&self) -> Option<&Self> {
+        self.left.as_deref()
+    }
+
+    fn right(&self) -> Option<&Self> {
+        self.right.as_deref()
+    }
 }
 
 impl Node {
@@ -182,17 +198,7 @@ impl AvlTree {
 
     /// Whether `key` is in the tree.
     pub fn contains(&self, key: i32) -> bool {
-        let mut cur = &self.root;
-        while let Some(node) = cur {
-            if key < node.key {
-                cur = &node.left;
-            } else if key > node.key {
-                cur = &node.right;
-            } else {
-                return true;
-            }
-        }
-        false
+        search_tree::contains(self.root.as_deref(), key)
     }
 
     pub fn size(&self) -> usize {
@@ -211,20 +217,12 @@ impl AvlTree {
 
     /// The smallest key.
     pub fn min(&self) -> Result<i32, NoSuchElement> {
-        let mut node = self.root.as_deref().ok_or(NoSuchElement)?;
-        while let Some(left) = node.left.as_deref() {
-            node = left;
-        }
-        Ok(node.key)
+        search_tree::min(self.root.as_deref()).ok_or(NoSuchElement)
     }
 
     /// The largest key.
     pub fn max(&self) -> Result<i32, NoSuchElement> {
-        let mut node = self.root.as_deref().ok_or(NoSuchElement)?;
-        while let Some(right) = node.right.as_deref() {
-            node = right;
-        }
-        Ok(node.key)
+        search_tree::max(self.root.as_deref()).ok_or(NoSuchElement)
     }
 
     /// Removes and returns the smallest key.
@@ -251,56 +249,24 @@ impl AvlTree {
     /// The invariant: BST order, correct stored heights, balance factors in
     /// `-1..=1`, and `size` = node count.
     pub fn rep_ok(&self) -> bool {
-        /// Returns the real height, or `None` if the subtree breaks a rule.
-        fn check(link: &Link, lo: Option<i32>, hi: Option<i32>, count: &mut usize) -> Option<i32> {
-            let Some(n) = link else { return Some(0) };
-            if lo.is_some_and(|lo| n.key <= lo) || hi.is_some_and(|hi| n.key >= hi) {
-                return None;
-            }
-            *count += 1;
-            let lh = check(&n.left, lo, Some(n.key), count)?;
-            let rh = check(&n.right, Some(n.key), hi, count)?;
-            let h = 1 + lh.max(rh);
-            ((lh - rh).abs() <= 1 && n.height == h).then_some(h)
-        }
-        let mut count = 0;
-        check(&self.root, None, None, &mut count).is_some() && count == self.size
+        search_tree::is_search_tree(self.root.as_deref(), self.size, |n, lh, rh| {
+            lh.abs_diff(rh) <= 1 && usize::try_from(n.height) == Ok(1 + lh.max(rh))
+        })
     }
 }
 
 impl AvlTree {
     /// Keys in increasing order.
     pub fn to_vec(&self) -> Vec<i32> {
-        fn walk(link: &Link, out: &mut Vec<i32>) {
-            if let Some(n) = link {
-                walk(&n.left, out);
-                out.push(n.key);
-                walk(&n.right, out);
-            }
-        }
-        let mut out = Vec::with_capacity(self.size);
-        walk(&self.root, &mut out);
-        out
+        search_tree::keys_in_order(self.root.as_deref(), self.size)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::{assert_rejects, assert_rejects_miscount, XorShift};
     use std::collections::BTreeSet;
-
-    struct XorShift(u64);
-    impl XorShift {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
-    }
 
     #[test]
     fn differential_against_btreeset() {
@@ -360,16 +326,12 @@ mod tests {
 
     #[test]
     fn rep_ok_rejects_wrong_size() {
-        let mut t = sample();
-        t.size = 6;
-        assert!(!t.rep_ok());
+        assert_rejects_miscount(&sample(), |t| &mut t.size);
     }
 
     #[test]
     fn rep_ok_rejects_wrong_height() {
-        let mut t = sample();
-        t.root.as_mut().unwrap().left.as_mut().unwrap().height = 3;
-        assert!(!t.rep_ok());
+        assert_rejects(sample(), |t| t.root.as_mut().unwrap().left.as_mut().unwrap().height = 3);
     }
 
     #[test]
@@ -384,9 +346,7 @@ mod tests {
 
     #[test]
     fn rep_ok_rejects_bad_order() {
-        let mut t = sample();
-        t.root.as_mut().unwrap().right.as_mut().unwrap().left.as_mut().unwrap().key = 1;
-        assert!(!t.rep_ok());
+        assert_rejects(sample(), |t| t.root.as_mut().unwrap().right.as_mut().unwrap().left.as_mut().unwrap().key = 1);
     }
 
     #[test]

@@ -405,19 +405,7 @@ impl BinomialHeap {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    struct XorShift(u64);
-    impl XorShift {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
-    }
+    use crate::testing::{assert_rejects, assert_rejects_miscount, XorShift};
 
     /// A multiset model: a sorted `Vec`.
     fn model_remove(m: &mut Vec<i32>, k: i32) -> bool {
@@ -565,48 +553,46 @@ mod tests {
 
     #[test]
     fn rep_ok_rejects_wrong_size() {
-        let mut h = sample();
-        h.size = 6;
-        assert!(!h.rep_ok());
+        assert_rejects_miscount(&sample(), |h| &mut h.size);
     }
 
     #[test]
     fn rep_ok_rejects_heap_order() {
-        let mut h = sample();
-        // The B2's root is 1; give one of its children a smaller key.
-        let leaf = node_with(&h, 6);
-        assert!(h.nodes[leaf].parent.is_some());
-        h.nodes[leaf].key = -1;
-        assert!(!h.rep_ok());
+        assert_rejects(sample(), |h| {
+            // The B2's root is 1; give one of its children a smaller key.
+            let leaf = node_with(h, 6);
+            assert!(h.nodes[leaf].parent.is_some());
+            h.nodes[leaf].key = -1;
+        });
     }
 
     #[test]
     fn rep_ok_rejects_wrong_degree() {
-        let mut h = sample();
-        let r = h.head.unwrap();
-        h.nodes[r].degree = 1;
-        assert!(!h.rep_ok());
+        assert_rejects(sample(), |h| {
+            let r = h.head.unwrap();
+            h.nodes[r].degree = 1;
+        });
     }
 
     #[test]
     fn rep_ok_rejects_broken_parent_link() {
-        let mut h = sample();
-        let leaf = node_with(&h, 6);
-        h.nodes[leaf].parent = h.head;
-        assert!(!h.rep_ok());
+        assert_rejects(sample(), |h| {
+            let leaf = node_with(h, 6);
+            h.nodes[leaf].parent = h.head;
+        });
     }
 
     #[test]
     fn rep_ok_rejects_root_order() {
-        let mut h = sample();
-        // Roots have degrees 0, 1, 2; swap the first two in the list.
-        let r0 = h.head.unwrap();
-        let r1 = h.nodes[r0].sibling.unwrap();
-        let r2 = h.nodes[r1].sibling;
-        h.head = Some(r1);
-        h.nodes[r1].sibling = Some(r0);
-        h.nodes[r0].sibling = r2;
-        assert!(!h.rep_ok());
+        assert_rejects(sample(), |h| {
+            // Roots have degrees 0, 1, 2; swap the first two in the list.
+            let r0 = h.head.unwrap();
+            let r1 = h.nodes[r0].sibling.unwrap();
+            let r2 = h.nodes[r1].sibling;
+            h.head = Some(r1);
+            h.nodes[r1].sibling = Some(r0);
+            h.nodes[r0].sibling = r2;
+        });
     }
 
     #[test]
@@ -627,42 +613,40 @@ mod tests {
 
     #[test]
     fn rep_ok_rejects_cycle() {
-        let mut h = sample();
-        let leaf = node_with(&h, 6);
-        h.nodes[leaf].child = h.head;
-        assert!(!h.rep_ok());
-        let mut h = sample();
-        let last = *h.root_degrees().last().unwrap();
-        assert_eq!(last, 2);
-        let mut r = h.head.unwrap();
-        while let Some(s) = h.nodes[r].sibling {
-            r = s;
-        }
-        h.nodes[r].sibling = h.head;
-        assert!(!h.rep_ok());
+        assert_rejects(sample(), |h| {
+            let leaf = node_with(h, 6);
+            h.nodes[leaf].child = h.head;
+        });
+        assert_rejects(sample(), |h| {
+            let last = *h.root_degrees().last().unwrap();
+            assert_eq!(last, 2);
+            let mut r = h.head.unwrap();
+            while let Some(s) = h.nodes[r].sibling {
+                r = s;
+            }
+            h.nodes[r].sibling = h.head;
+        });
     }
 
     #[test]
     fn rep_ok_rejects_root_with_parent() {
-        let mut h = sample();
-        let r = h.head.unwrap();
-        h.nodes[r].parent = Some(node_with(&h, 6));
-        assert!(!h.rep_ok());
+        assert_rejects(sample(), |h| {
+            let r = h.head.unwrap();
+            h.nodes[r].parent = Some(node_with(h, 6));
+        });
     }
 
     #[test]
     fn rep_ok_rejects_out_of_bounds_link() {
-        let mut h = sample();
-        let leaf = node_with(&h, 6);
-        h.nodes[leaf].sibling = Some(1000);
-        assert!(!h.rep_ok());
+        assert_rejects(sample(), |h| {
+            let leaf = node_with(h, 6);
+            h.nodes[leaf].sibling = Some(1000);
+        });
     }
 
     #[test]
     fn rep_ok_rejects_live_node_on_free_list() {
-        let mut h = sample();
-        h.free.push(node_with(&h, 3));
-        assert!(!h.rep_ok());
+        assert_rejects(sample(), |h| h.free.push(node_with(h, 3)));
     }
 
     #[test]

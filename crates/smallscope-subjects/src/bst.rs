@@ -19,6 +19,8 @@
 
 use smallscope::Heap;
 
+use crate::search_tree::{self, BinaryNode};
+
 /// A call on an empty tree that Java would answer with `NoSuchElementException`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NoSuchElement;
@@ -39,6 +41,20 @@ struct Node {
 impl Node {
     fn leaf(key: i32) -> Box<Node> {
         Box::new(Node { key, left: None, right: None })
+    }
+}
+
+impl BinaryNode for Node {
+    fn key(&self) -> i32 {
+        self.key
+    }
+
+    fn left(&self) -> Option<&Self> {
+        self.left.as_deref()
+    }
+
+    fn right(&self) -> Option<&Self> {
+        self.right.as_deref()
     }
 }
 
@@ -84,17 +100,7 @@ impl BinarySearchTree {
 
     /// Whether `key` is in the tree.
     pub fn contains(&self, key: i32) -> bool {
-        let mut cur = &self.root;
-        while let Some(node) = cur {
-            if key < node.key {
-                cur = &node.left;
-            } else if key > node.key {
-                cur = &node.right;
-            } else {
-                return true;
-            }
-        }
-        false
+        search_tree::contains(self.root.as_deref(), key)
     }
 
     pub fn size(&self) -> usize {
@@ -113,20 +119,12 @@ impl BinarySearchTree {
 
     /// The smallest key.
     pub fn min(&self) -> Result<i32, NoSuchElement> {
-        let mut node = self.root.as_deref().ok_or(NoSuchElement)?;
-        while let Some(left) = node.left.as_deref() {
-            node = left;
-        }
-        Ok(node.key)
+        search_tree::min(self.root.as_deref()).ok_or(NoSuchElement)
     }
 
     /// The largest key.
     pub fn max(&self) -> Result<i32, NoSuchElement> {
-        let mut node = self.root.as_deref().ok_or(NoSuchElement)?;
-        while let Some(right) = node.right.as_deref() {
-            node = right;
-        }
-        Ok(node.key)
+        search_tree::max(self.root.as_deref()).ok_or(NoSuchElement)
     }
 
     /// Removes and returns the smallest key.
@@ -145,82 +143,29 @@ impl BinarySearchTree {
 
     /// The greatest key `<= key`.
     pub fn floor(&self, key: i32) -> Result<i32, NoSuchElement> {
-        let mut best = None;
-        let mut cur = &self.root;
-        while let Some(node) = cur {
-            if key < node.key {
-                cur = &node.left;
-            } else if key > node.key {
-                best = Some(node.key);
-                cur = &node.right;
-            } else {
-                return Ok(node.key);
-            }
-        }
-        best.ok_or(NoSuchElement)
+        search_tree::floor(self.root.as_deref(), key).ok_or(NoSuchElement)
     }
 
     /// The least key `>= key`.
     pub fn ceiling(&self, key: i32) -> Result<i32, NoSuchElement> {
-        let mut best = None;
-        let mut cur = &self.root;
-        while let Some(node) = cur {
-            if key < node.key {
-                best = Some(node.key);
-                cur = &node.left;
-            } else if key > node.key {
-                cur = &node.right;
-            } else {
-                return Ok(node.key);
-            }
-        }
-        best.ok_or(NoSuchElement)
+        search_tree::ceiling(self.root.as_deref(), key).ok_or(NoSuchElement)
     }
 
     /// Number of nodes on the longest root-to-leaf path (0 for an empty tree).
     pub fn height(&self) -> usize {
-        fn h(node: &Option<Box<Node>>) -> usize {
-            match node {
-                None => 0,
-                Some(n) => 1 + h(&n.left).max(h(&n.right)),
-            }
-        }
-        h(&self.root)
+        search_tree::height(self.root.as_deref())
     }
 
     /// The invariant: keys strictly increasing in order, `size` = node count.
     pub fn rep_ok(&self) -> bool {
-        // A Box tree cannot share or cycle, so a plain walk terminates.
-        fn check(node: &Option<Box<Node>>, lo: Option<i32>, hi: Option<i32>, count: &mut usize) -> bool {
-            match node {
-                None => true,
-                Some(n) => {
-                    if lo.is_some_and(|lo| n.key <= lo) || hi.is_some_and(|hi| n.key >= hi) {
-                        return false;
-                    }
-                    *count += 1;
-                    check(&n.left, lo, Some(n.key), count) && check(&n.right, Some(n.key), hi, count)
-                }
-            }
-        }
-        let mut count = 0;
-        check(&self.root, None, None, &mut count) && count == self.size
+        search_tree::is_search_tree(self.root.as_deref(), self.size, |_, _, _| true)
     }
 }
 
 impl BinarySearchTree {
     /// Keys in increasing order.
     pub fn to_vec(&self) -> Vec<i32> {
-        fn walk(node: &Option<Box<Node>>, out: &mut Vec<i32>) {
-            if let Some(n) = node {
-                walk(&n.left, out);
-                out.push(n.key);
-                walk(&n.right, out);
-            }
-        }
-        let mut out = Vec::with_capacity(self.size);
-        walk(&self.root, &mut out);
-        out
+        search_tree::keys_in_order(self.root.as_deref(), self.size)
     }
 
     /// Replaces the (non-empty) subtree `slot` by what is left after removing its root.
@@ -255,20 +200,8 @@ impl BinarySearchTree {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::{assert_rejects, assert_rejects_miscount, XorShift};
     use std::collections::BTreeSet;
-
-    struct XorShift(u64);
-    impl XorShift {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
-    }
 
     #[test]
     fn differential_against_btreeset() {
@@ -331,24 +264,20 @@ mod tests {
 
     #[test]
     fn rep_ok_rejects_wrong_size() {
-        let mut t = sample();
-        t.size += 1;
-        assert!(!t.rep_ok());
+        assert_rejects_miscount(&sample(), |t| &mut t.size);
     }
 
     #[test]
     fn rep_ok_rejects_bad_order() {
-        let mut t = sample();
-        // 4 is in the right subtree of 3; make it 2, which belongs on the left.
-        t.root.as_mut().unwrap().right.as_mut().unwrap().left.as_mut().unwrap().key = 2;
-        assert!(!t.rep_ok());
+        assert_rejects(sample(), |t| {
+            // 4 is in the right subtree of 3; make it 2, which belongs on the left.
+            t.root.as_mut().unwrap().right.as_mut().unwrap().left.as_mut().unwrap().key = 2;
+        });
     }
 
     #[test]
     fn rep_ok_rejects_duplicate_key() {
-        let mut t = sample();
-        t.root.as_mut().unwrap().left.as_mut().unwrap().right.as_mut().unwrap().key = 3;
-        assert!(!t.rep_ok());
+        assert_rejects(sample(), |t| t.root.as_mut().unwrap().left.as_mut().unwrap().right.as_mut().unwrap().key = 3);
     }
 
     #[test]

@@ -25,13 +25,8 @@ use std::rc::{Rc, Weak};
 
 use smallscope::Heap;
 
-/// A call that Java would answer with `IndexOutOfBoundsException` or
-/// `NoSuchElementException`: API misuse.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ListError {
-    IndexOutOfBounds { index: usize, size: usize },
-    NoSuchElement,
-}
+use crate::list::check_element_index;
+pub use crate::list::ListError;
 
 type Link = Rc<RefCell<Entry>>;
 
@@ -257,9 +252,7 @@ impl DoublyLinkedList {
 
     /// Java's `entry(index)`: walks from the nearer end.
     fn entry(&self, index: usize) -> Result<Link, ListError> {
-        if index >= self.size {
-            return Err(ListError::IndexOutOfBounds { index, size: self.size });
-        }
+        check_element_index(index, self.size)?;
         let mut e = self.header.clone();
         if index < self.size / 2 {
             for _ in 0..=index {
@@ -407,31 +400,14 @@ impl fmt::Debug for Entry {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::VecDeque;
-
-    struct XorShift(u64);
-    impl XorShift {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
-    }
-
-    fn oob(index: usize, size: usize) -> ListError {
-        ListError::IndexOutOfBounds { index, size }
-    }
+    use crate::testing::{assert_rejects, assert_rejects_miscount, ListModel, XorShift};
 
     #[test]
-    fn differential_against_vecdeque() {
+    fn differential_against_model() {
         for seed in 1..=4u64 {
             let mut rng = XorShift(0x2545_F491_4F6C_DD1D ^ seed);
             let mut list = DoublyLinkedList::new();
-            let mut model: VecDeque<i32> = VecDeque::new();
+            let mut model = ListModel::default();
             let header = Rc::downgrade(&list.header);
             for _ in 0..3000 {
                 let x = rng.below(8) as i32;
@@ -439,61 +415,31 @@ mod tests {
                 match rng.below(20) {
                     0 | 1 => {
                         list.add(x);
-                        model.push_back(x);
+                        model.add_last(x);
                     }
                     2 => {
                         list.add_first(x);
-                        model.push_front(x);
+                        model.add_first(x);
                     }
                     3 => {
                         list.add_last(x);
-                        model.push_back(x);
+                        model.add_last(x);
                     }
-                    4 => {
-                        let expect = if i <= model.len() {
-                            model.insert(i, x);
-                            Ok(())
-                        } else {
-                            Err(oob(i, model.len()))
-                        };
-                        assert_eq!(list.add_at(i, x), expect);
-                    }
+                    4 => assert_eq!(list.add_at(i, x), model.add_at(i, x)),
                     5 => {
-                        assert_eq!(list.get_first(), model.front().copied().ok_or(ListError::NoSuchElement));
-                        assert_eq!(list.get_last(), model.back().copied().ok_or(ListError::NoSuchElement));
+                        assert_eq!(list.get_first(), model.get_first());
+                        assert_eq!(list.get_last(), model.get_last());
                     }
-                    6 => assert_eq!(list.get(i), model.get(i).copied().ok_or(oob(i, model.len()))),
-                    7 => {
-                        let expect = match model.get_mut(i) {
-                            Some(slot) => Ok(std::mem::replace(slot, x)),
-                            None => Err(oob(i, model.len())),
-                        };
-                        assert_eq!(list.set(i, x), expect);
-                    }
-                    8 => assert_eq!(list.remove_first(), model.pop_front().ok_or(ListError::NoSuchElement)),
-                    9 => assert_eq!(list.remove_last(), model.pop_back().ok_or(ListError::NoSuchElement)),
-                    10 => {
-                        let expect = match model.iter().position(|&e| e == x) {
-                            Some(p) => model.remove(p).is_some(),
-                            None => false,
-                        };
-                        assert_eq!(list.remove(x), expect);
-                    }
-                    11 => {
-                        let expect =
-                            if i < model.len() { model.remove(i).ok_or(oob(i, 0)) } else { Err(oob(i, model.len())) };
-                        assert_eq!(list.remove_at(i), expect);
-                    }
-                    12 => {
-                        let expect = match model.iter().rposition(|&e| e == x) {
-                            Some(p) => model.remove(p).is_some(),
-                            None => false,
-                        };
-                        assert_eq!(list.remove_last_occurrence(x), expect);
-                    }
-                    13 => assert_eq!(list.index_of(x), model.iter().position(|&e| e == x)),
-                    14 => assert_eq!(list.last_index_of(x), model.iter().rposition(|&e| e == x)),
-                    15 => assert_eq!(list.contains(x), model.contains(&x)),
+                    6 => assert_eq!(list.get(i), model.get(i)),
+                    7 => assert_eq!(list.set(i, x), model.set(i, x)),
+                    8 => assert_eq!(list.remove_first(), model.remove_first()),
+                    9 => assert_eq!(list.remove_last(), model.remove_last()),
+                    10 => assert_eq!(list.remove(x), model.remove(x)),
+                    11 => assert_eq!(list.remove_at(i), model.remove_at(i)),
+                    12 => assert_eq!(list.remove_last_occurrence(x), model.remove_last_occurrence(x)),
+                    13 => assert_eq!(list.index_of(x), model.index_of(x)),
+                    14 => assert_eq!(list.last_index_of(x), model.last_index_of(x)),
+                    15 => assert_eq!(list.contains(x), model.contains(x)),
                     16 => {
                         assert_eq!(list.size(), model.len());
                         assert_eq!(list.is_empty(), model.is_empty());
@@ -519,7 +465,7 @@ mod tests {
                     }
                 }
                 assert!(list.rep_ok(), "{list:?}");
-                assert_eq!(list.to_vec(), Vec::from(model.clone()));
+                assert_eq!(list.to_vec(), model.to_vec());
             }
             // The original header went away with its list: nothing leaked.
             assert!(header.upgrade().is_none());
@@ -589,51 +535,41 @@ mod tests {
 
     #[test]
     fn rep_ok_rejects_wrong_size() {
-        let mut list = sample();
-        list.size = 2;
-        assert!(!list.rep_ok());
-        list.size = 4;
-        assert!(!list.rep_ok());
+        assert_rejects_miscount(&sample(), |list| &mut list.size);
     }
 
     #[test]
     fn rep_ok_rejects_header_element() {
-        let list = sample();
-        list.header.borrow_mut().element = Some(0);
-        assert!(!list.rep_ok());
+        assert_rejects(sample(), |list| list.header.borrow_mut().element = Some(0));
     }
 
     #[test]
     fn rep_ok_rejects_missing_element() {
-        let list = sample();
-        list.entry(1).unwrap().borrow_mut().element = None;
-        assert!(!list.rep_ok());
+        assert_rejects(sample(), |list| list.entry(1).unwrap().borrow_mut().element = None);
     }
 
     #[test]
     fn rep_ok_rejects_broken_back_link() {
-        let list = sample();
-        let second = list.entry(1).unwrap();
-        second.borrow_mut().previous = Some(Rc::downgrade(&list.header));
-        assert!(!list.rep_ok());
-        second.borrow_mut().previous = None;
-        assert!(!list.rep_ok());
+        assert_rejects(sample(), |list| {
+            list.entry(1).unwrap().borrow_mut().previous = Some(Rc::downgrade(&list.header));
+        });
+        assert_rejects(sample(), |list| list.entry(1).unwrap().borrow_mut().previous = None);
     }
 
     #[test]
     fn rep_ok_rejects_wrong_header_back_link() {
-        let list = sample();
-        let first = list.entry(0).unwrap();
-        list.header.borrow_mut().previous = Some(Rc::downgrade(&first));
-        assert!(!list.rep_ok());
+        assert_rejects(sample(), |list| {
+            let first = list.entry(0).unwrap();
+            list.header.borrow_mut().previous = Some(Rc::downgrade(&first));
+        });
     }
 
     #[test]
     fn rep_ok_rejects_null_terminated_chain() {
-        let list = sample();
-        let last = list.entry(2).unwrap();
-        last.borrow_mut().next = None;
-        assert!(!list.rep_ok());
+        assert_rejects(sample(), |list| {
+            let last = list.entry(2).unwrap();
+            last.borrow_mut().next = None;
+        });
     }
 
     #[test]

@@ -19,10 +19,15 @@ pub mod avl;
 pub mod binheap;
 pub mod bst;
 pub mod dll;
+mod list;
 pub mod ncl;
 pub mod rbt;
+mod search_tree;
 pub mod sll;
 pub mod sorted_list;
+
+#[cfg(test)]
+pub(crate) mod testing;
 
 /// Call once from a binary so the linker keeps this crate's registrations.
 pub fn ensure_linked() {}

@@ -29,16 +29,11 @@ use std::marker::PhantomData;
 
 use smallscope::Heap;
 
+pub use crate::list::ListError;
+use crate::list::{check_element_index, check_position_index};
+
 /// `DEFAULT_MAXIMUM_CACHE_SIZE` in Apache Commons.
 pub const DEFAULT_MAXIMUM_CACHE_SIZE: usize = 20;
-
-/// A call that Java would answer with `IndexOutOfBoundsException` or
-/// `NoSuchElementException`: API misuse.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ListError {
-    IndexOutOfBounds { index: usize, size: usize },
-    NoSuchElement,
-}
 
 /// Selects the correct list or a planted bug.
 pub trait Variant: Clone + Debug + Default + 'static {
@@ -343,8 +338,10 @@ impl<V: Variant> NodeCachingLinkedList<V> {
     /// `getNode(index, endMarkerAllowed)`: walks from the nearer end; with
     /// `end_marker_allowed`, `index == size` gives the header.
     fn get_node(&self, index: usize, end_marker_allowed: bool) -> Result<usize, ListError> {
-        if index > self.size || (!end_marker_allowed && index == self.size) {
-            return Err(ListError::IndexOutOfBounds { index, size: self.size });
+        if end_marker_allowed {
+            check_position_index(index, self.size)?;
+        } else {
+            check_element_index(index, self.size)?;
         }
         let mut node;
         if index < self.size / 2 {
@@ -442,33 +439,16 @@ impl<V: Variant> Default for NodeCachingLinkedList<V> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::VecDeque;
+    use crate::testing::{assert_rejects, assert_rejects_miscount, ListModel, XorShift};
 
     type Ncl = NodeCachingLinkedList<Correct>;
 
-    struct XorShift(u64);
-    impl XorShift {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
-    }
-
-    fn oob(index: usize, size: usize) -> ListError {
-        ListError::IndexOutOfBounds { index, size }
-    }
-
-    /// Runs random operations against a `VecDeque`; `max_cache` small makes
+    /// Runs random operations against the list model; `max_cache` small makes
     /// the cache fill up and the free list get used.
     fn differential(max_cache: usize, seed: u64) {
         let mut rng = XorShift(0x6A09_E667_F3BC_C908 ^ seed);
         let mut list = Ncl::with_maximum_cache_size(max_cache);
-        let mut model: VecDeque<i32> = VecDeque::new();
+        let mut model = ListModel::default();
         for _ in 0..3000 {
             let x = rng.below(8) as i32;
             let i = rng.below(10) as usize;
@@ -476,77 +456,63 @@ mod tests {
             let removed = match rng.below(20) {
                 0 | 1 => {
                     list.add(x);
-                    model.push_back(x);
+                    model.add_last(x);
                     false
                 }
                 2 => {
                     list.add_first(x);
-                    model.push_front(x);
+                    model.add_first(x);
                     false
                 }
                 3 => {
                     list.add_last(x);
-                    model.push_back(x);
+                    model.add_last(x);
                     false
                 }
                 4 => {
-                    let expect = if i <= model.len() {
-                        model.insert(i, x);
-                        Ok(())
-                    } else {
-                        Err(oob(i, model.len()))
-                    };
-                    assert_eq!(list.add_at(i, x), expect);
+                    assert_eq!(list.add_at(i, x), model.add_at(i, x));
                     false
                 }
                 5 => {
-                    assert_eq!(list.get(i), model.get(i).copied().ok_or(oob(i, model.len())));
+                    assert_eq!(list.get(i), model.get(i));
                     false
                 }
                 6 => {
-                    assert_eq!(list.get_first(), model.front().copied().ok_or(ListError::NoSuchElement));
-                    assert_eq!(list.get_last(), model.back().copied().ok_or(ListError::NoSuchElement));
+                    assert_eq!(list.get_first(), model.get_first());
+                    assert_eq!(list.get_last(), model.get_last());
                     false
                 }
                 7 => {
-                    let expect = match model.get_mut(i) {
-                        Some(slot) => Ok(std::mem::replace(slot, x)),
-                        None => Err(oob(i, model.len())),
-                    };
-                    assert_eq!(list.set(i, x), expect);
+                    assert_eq!(list.set(i, x), model.set(i, x));
                     false
                 }
                 8 | 9 => {
-                    let expect = model.pop_front().ok_or(ListError::NoSuchElement);
+                    let expect = model.remove_first();
                     assert_eq!(list.remove_first(), expect);
                     expect.is_ok()
                 }
                 10 => {
-                    let expect = model.pop_back().ok_or(ListError::NoSuchElement);
+                    let expect = model.remove_last();
                     assert_eq!(list.remove_last(), expect);
                     expect.is_ok()
                 }
                 11 => {
-                    let expect =
-                        if i < model.len() { model.remove(i).ok_or(oob(i, 0)) } else { Err(oob(i, model.len())) };
+                    let expect = model.remove_at(i);
                     assert_eq!(list.remove_at(i), expect);
                     expect.is_ok()
                 }
                 12 | 13 => {
-                    let expect = match model.iter().position(|&e| e == x) {
-                        Some(p) => model.remove(p).is_some(),
-                        None => false,
-                    };
+                    let expect = model.remove(x);
                     assert_eq!(list.remove_value(x), expect);
                     expect
                 }
                 14 => {
-                    assert_eq!(list.index_of(x), model.iter().position(|&e| e == x));
-                    assert_eq!(list.last_index_of(x), model.iter().rposition(|&e| e == x));
+                    assert_eq!(list.index_of(x), model.index_of(x));
+                    assert_eq!(list.last_index_of(x), model.last_index_of(x));
                     false
                 }
                 15 => {
-                    assert_eq!(list.contains(x), model.contains(&x));
+                    assert_eq!(list.contains(x), model.contains(x));
                     false
                 }
                 16 => {
@@ -575,7 +541,7 @@ mod tests {
                 assert_eq!(list.cache_size, (cache_before + 1).min(max_cache));
             }
             assert!(list.rep_ok(), "{list:?}");
-            assert_eq!(list.to_vec(), Vec::from(model.clone()));
+            assert_eq!(list.to_vec(), model.to_vec());
             // The arena never holds more than the live and cached nodes plus garbage slots on `free`.
             assert_eq!(list.nodes.len(), 1 + list.size + list.cache_size + list.free.len());
         }
@@ -648,123 +614,107 @@ mod tests {
 
     #[test]
     fn rep_ok_rejects_wrong_size() {
-        let mut list = sample();
-        list.size = 3;
-        assert!(!list.rep_ok());
+        assert_rejects_miscount(&sample(), |list| &mut list.size);
     }
 
     #[test]
     fn rep_ok_rejects_header_value() {
-        let mut list = sample();
-        list.nodes[list.header].value = Some(0);
-        assert!(!list.rep_ok());
+        assert_rejects(sample(), |list| list.nodes[list.header].value = Some(0));
     }
 
     #[test]
     fn rep_ok_rejects_broken_back_link() {
-        let mut list = sample();
-        let second = list.get_node(1, false).unwrap();
-        list.nodes[second].previous = Some(list.header);
-        assert!(!list.rep_ok());
+        assert_rejects(sample(), |list| {
+            let second = list.get_node(1, false).unwrap();
+            list.nodes[second].previous = Some(list.header);
+        });
     }
 
     #[test]
     fn rep_ok_rejects_wrong_header_back_link() {
-        let mut list = sample();
-        let first = list.get_node(0, false).unwrap();
-        list.nodes[list.header].previous = Some(first);
-        assert!(!list.rep_ok());
+        assert_rejects(sample(), |list| {
+            let first = list.get_node(0, false).unwrap();
+            list.nodes[list.header].previous = Some(first);
+        });
     }
 
     #[test]
     fn rep_ok_rejects_main_node_without_value() {
-        let mut list = sample();
-        let first = list.get_node(0, false).unwrap();
-        list.nodes[first].value = None;
-        assert!(!list.rep_ok());
+        assert_rejects(sample(), |list| {
+            let first = list.get_node(0, false).unwrap();
+            list.nodes[first].value = None;
+        });
     }
 
     #[test]
     fn rep_ok_rejects_value_in_cache_node() {
-        let mut list = sample();
-        let cached = first_cached(&list);
-        list.nodes[cached].value = Some(7);
-        assert!(!list.rep_ok());
+        assert_rejects(sample(), |list| {
+            let cached = first_cached(list);
+            list.nodes[cached].value = Some(7);
+        });
     }
 
     #[test]
     fn rep_ok_rejects_previous_in_cache_node() {
-        let mut list = sample();
-        let cached = first_cached(&list);
-        list.nodes[cached].previous = Some(list.header);
-        assert!(!list.rep_ok());
+        assert_rejects(sample(), |list| {
+            let cached = first_cached(list);
+            list.nodes[cached].previous = Some(list.header);
+        });
     }
 
     #[test]
     fn rep_ok_rejects_wrong_cache_size() {
-        let mut list = sample();
-        list.cache_size = 2;
-        assert!(!list.rep_ok());
-        list.cache_size = 0;
-        assert!(!list.rep_ok());
+        assert_rejects_miscount(&sample(), |list| &mut list.cache_size);
     }
 
     #[test]
     fn rep_ok_rejects_overfull_cache() {
-        let mut list = sample();
-        list.maximum_cache_size = 0;
-        assert!(!list.rep_ok());
+        assert_rejects(sample(), |list| list.maximum_cache_size = 0);
     }
 
     #[test]
     fn rep_ok_rejects_node_in_both_lists() {
-        let mut list = sample();
-        // The cached node's next points into the main list.
-        let cached = first_cached(&list);
-        let first = list.get_node(0, false).unwrap();
-        list.nodes[cached].next = Some(first);
-        assert!(!list.rep_ok());
+        assert_rejects(sample(), |list| {
+            // The cached node's next points into the main list.
+            let cached = first_cached(list);
+            let first = list.get_node(0, false).unwrap();
+            list.nodes[cached].next = Some(first);
+        });
     }
 
     #[test]
     fn rep_ok_rejects_cyclic_cache() {
-        let mut list = sample();
-        let cached = first_cached(&list);
-        list.nodes[cached].next = Some(cached);
-        list.cache_size = 2;
-        assert!(!list.rep_ok());
+        assert_rejects(sample(), |list| {
+            let cached = first_cached(list);
+            list.nodes[cached].next = Some(cached);
+            list.cache_size = 2;
+        });
     }
 
     #[test]
     fn rep_ok_rejects_dangling_links() {
-        let mut list = sample();
-        list.first_cache_node = Some(99);
-        assert!(!list.rep_ok());
-        let mut list = sample();
-        list.nodes[list.header].next = Some(99);
-        assert!(!list.rep_ok());
-        let mut list = sample();
-        list.header = 99;
-        assert!(!list.rep_ok());
+        assert_rejects(sample(), |list| list.first_cache_node = Some(99));
+        assert_rejects(sample(), |list| list.nodes[list.header].next = Some(99));
+        assert_rejects(sample(), |list| list.header = 99);
     }
 
     #[test]
     fn rep_ok_rejects_cycle_missing_the_header() {
-        let mut list = sample();
-        // 1 -> 2 -> 1, with consistent back links, never back to the header.
-        let first = list.get_node(0, false).unwrap();
-        let second = list.get_node(1, false).unwrap();
-        list.nodes[second].next = Some(first);
-        list.nodes[first].previous = Some(second);
-        assert!(!list.rep_ok());
+        assert_rejects(sample(), |list| {
+            // 1 -> 2 -> 1, with consistent back links, never back to the header.
+            let first = list.get_node(0, false).unwrap();
+            let second = list.get_node(1, false).unwrap();
+            list.nodes[second].next = Some(first);
+            list.nodes[first].previous = Some(second);
+        });
     }
 
     #[test]
     fn rep_ok_rejects_live_slot_on_free_list() {
-        let mut list = sample();
-        let first = list.get_node(0, false).unwrap();
-        list.free.push(first);
-        assert!(!list.rep_ok());
+        assert_rejects(sample(), |list| {
+            let first = list.get_node(0, false).unwrap();
+            list.free.push(first);
+        });
     }
 
     /// add, remove, add: the reused node leaves `cache_size` at 1 with an empty cache.

@@ -619,20 +619,8 @@ impl<V: Variant> RedBlackTree<V> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::{assert_rejects, assert_rejects_miscount, XorShift};
     use std::collections::BTreeSet;
-
-    struct XorShift(u64);
-    impl XorShift {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
-    }
 
     #[test]
     fn differential_against_btreeset() {
@@ -715,17 +703,15 @@ mod tests {
 
     #[test]
     fn rep_ok_rejects_wrong_size() {
-        let mut t = sample();
-        t.size -= 1;
-        assert!(!t.rep_ok());
+        assert_rejects_miscount(&sample(), |t| &mut t.size);
     }
 
     #[test]
     fn rep_ok_rejects_red_root() {
-        let mut t = sample();
-        let r = t.root.unwrap();
-        t.nodes[r].color = Red;
-        assert!(!t.rep_ok());
+        assert_rejects(sample(), |t| {
+            let r = t.root.unwrap();
+            t.nodes[r].color = Red;
+        });
     }
 
     #[test]
@@ -748,57 +734,55 @@ mod tests {
 
     #[test]
     fn rep_ok_rejects_black_height() {
-        let mut t = sample();
-        let seven = find(&t, 7);
-        t.nodes[seven].color = Black;
-        assert!(!t.rep_ok());
+        assert_rejects(sample(), |t| {
+            let seven = find(t, 7);
+            t.nodes[seven].color = Black;
+        });
     }
 
     #[test]
     fn rep_ok_rejects_broken_parent_link() {
-        let mut t = sample();
-        let zero = find(&t, 0);
-        t.nodes[zero].parent = t.root;
-        assert!(!t.rep_ok());
+        assert_rejects(sample(), |t| {
+            let zero = find(t, 0);
+            t.nodes[zero].parent = t.root;
+        });
     }
 
     #[test]
     fn rep_ok_rejects_root_with_parent() {
-        let mut t = sample();
-        let r = t.root.unwrap();
-        t.nodes[r].parent = Some(find(&t, 0));
-        assert!(!t.rep_ok());
+        assert_rejects(sample(), |t| {
+            let r = t.root.unwrap();
+            t.nodes[r].parent = Some(find(t, 0));
+        });
     }
 
     #[test]
     fn rep_ok_rejects_cycle() {
-        let mut t = sample();
-        let zero = find(&t, 0);
-        t.nodes[zero].left = t.root;
-        assert!(!t.rep_ok());
+        assert_rejects(sample(), |t| {
+            let zero = find(t, 0);
+            t.nodes[zero].left = t.root;
+        });
     }
 
     #[test]
     fn rep_ok_rejects_bad_order() {
-        let mut t = sample();
-        let two = find(&t, 2);
-        t.nodes[two].key = 9;
-        assert!(!t.rep_ok());
+        assert_rejects(sample(), |t| {
+            let two = find(t, 2);
+            t.nodes[two].key = 9;
+        });
     }
 
     #[test]
     fn rep_ok_rejects_out_of_bounds_link() {
-        let mut t = sample();
-        let zero = find(&t, 0);
-        t.nodes[zero].left = Some(99);
-        assert!(!t.rep_ok());
+        assert_rejects(sample(), |t| {
+            let zero = find(t, 0);
+            t.nodes[zero].left = Some(99);
+        });
     }
 
     #[test]
     fn rep_ok_rejects_live_node_on_free_list() {
-        let mut t = sample();
-        t.free.push(find(&t, 4));
-        assert!(!t.rep_ok());
+        assert_rejects(sample(), |t| t.free.push(find(t, 4)));
     }
 
     #[test]

@@ -16,13 +16,8 @@
 
 use smallscope::Heap;
 
-/// A call that Java would answer with `IndexOutOfBoundsException` or
-/// `NoSuchElementException`: API misuse.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ListError {
-    IndexOutOfBounds { index: usize, size: usize },
-    NoSuchElement,
-}
+pub use crate::list::ListError;
+use crate::list::{check_element_index, check_position_index};
 
 #[derive(Heap, Clone, Debug)]
 pub struct SinglyLinkedList {
@@ -66,9 +61,7 @@ impl SinglyLinkedList {
 
     /// Inserts `x` so that it ends up at position `index` (`0..=size`).
     pub fn add_at(&mut self, index: usize, x: i32) -> Result<(), ListError> {
-        if index > self.size {
-            return Err(ListError::IndexOutOfBounds { index, size: self.size });
-        }
+        check_position_index(index, self.size)?;
         let slot = self.slot_mut(index);
         *slot = Some(Entry::boxed(x, slot.take()));
         self.size += 1;
@@ -85,17 +78,13 @@ impl SinglyLinkedList {
 
     /// The element at `index`.
     pub fn get(&self, index: usize) -> Result<i32, ListError> {
-        if index >= self.size {
-            return Err(ListError::IndexOutOfBounds { index, size: self.size });
-        }
+        check_element_index(index, self.size)?;
         self.entries().nth(index).ok_or(ListError::IndexOutOfBounds { index, size: self.size })
     }
 
     /// Replaces the element at `index`; returns the old one.
     pub fn set(&mut self, index: usize, x: i32) -> Result<i32, ListError> {
-        if index >= self.size {
-            return Err(ListError::IndexOutOfBounds { index, size: self.size });
-        }
+        check_element_index(index, self.size)?;
         match self.slot_mut(index) {
             Some(entry) => entry.element.replace(x).ok_or(ListError::NoSuchElement),
             None => Err(ListError::IndexOutOfBounds { index, size: self.size }),
@@ -126,9 +115,7 @@ impl SinglyLinkedList {
 
     /// Removes and returns the element at `index`.
     pub fn remove_at(&mut self, index: usize) -> Result<i32, ListError> {
-        if index >= self.size {
-            return Err(ListError::IndexOutOfBounds { index, size: self.size });
-        }
+        check_element_index(index, self.size)?;
         let slot = self.slot_mut(index);
         let Some(mut entry) = slot.take() else {
             return Err(ListError::IndexOutOfBounds { index, size: self.size });
@@ -226,82 +213,37 @@ impl Drop for SinglyLinkedList {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    struct XorShift(u64);
-    impl XorShift {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
-    }
-
-    fn model_err(index: usize, size: usize) -> ListError {
-        ListError::IndexOutOfBounds { index, size }
-    }
+    use crate::testing::{assert_rejects, assert_rejects_miscount, ListModel, XorShift};
 
     #[test]
-    fn differential_against_vec() {
+    fn differential_against_model() {
         for seed in 1..=4u64 {
             let mut rng = XorShift(0x9E37_79B9_7F4A_7C15 ^ seed);
             let mut list = SinglyLinkedList::new();
-            let mut model: Vec<i32> = Vec::new();
+            let mut model = ListModel::default();
             for _ in 0..3000 {
                 let x = rng.below(8) as i32;
                 let i = rng.below(10) as usize;
                 match rng.below(16) {
                     0 | 1 => {
                         list.add(x);
-                        model.push(x);
+                        model.add_last(x);
                     }
                     2 => {
                         list.add_first(x);
-                        model.insert(0, x);
+                        model.add_first(x);
                     }
-                    3 => {
-                        let expect = if i <= model.len() {
-                            model.insert(i, x);
-                            Ok(())
-                        } else {
-                            Err(model_err(i, model.len()))
-                        };
-                        assert_eq!(list.add_at(i, x), expect);
-                    }
-                    4 => assert_eq!(list.get_first(), model.first().copied().ok_or(ListError::NoSuchElement)),
-                    5 => assert_eq!(list.get_last(), model.last().copied().ok_or(ListError::NoSuchElement)),
-                    6 => assert_eq!(list.get(i), model.get(i).copied().ok_or(model_err(i, model.len()))),
-                    7 => {
-                        let expect = match model.get_mut(i) {
-                            Some(slot) => Ok(std::mem::replace(slot, x)),
-                            None => Err(model_err(i, model.len())),
-                        };
-                        assert_eq!(list.set(i, x), expect);
-                    }
-                    8 => {
-                        let expect = if model.is_empty() { Err(ListError::NoSuchElement) } else { Ok(model.remove(0)) };
-                        assert_eq!(list.remove_first(), expect);
-                    }
-                    9 => assert_eq!(list.remove_last(), model.pop().ok_or(ListError::NoSuchElement)),
-                    10 => {
-                        let expect = match model.iter().position(|&e| e == x) {
-                            Some(p) => {
-                                model.remove(p);
-                                true
-                            }
-                            None => false,
-                        };
-                        assert_eq!(list.remove(x), expect);
-                    }
-                    11 => {
-                        let expect = if i < model.len() { Ok(model.remove(i)) } else { Err(model_err(i, model.len())) };
-                        assert_eq!(list.remove_at(i), expect);
-                    }
-                    12 => assert_eq!(list.index_of(x), model.iter().position(|&e| e == x)),
-                    13 => assert_eq!(list.contains(x), model.contains(&x)),
+                    3 => assert_eq!(list.add_at(i, x), model.add_at(i, x)),
+                    4 => assert_eq!(list.get_first(), model.get_first()),
+                    5 => assert_eq!(list.get_last(), model.get_last()),
+                    6 => assert_eq!(list.get(i), model.get(i)),
+                    7 => assert_eq!(list.set(i, x), model.set(i, x)),
+                    8 => assert_eq!(list.remove_first(), model.remove_first()),
+                    9 => assert_eq!(list.remove_last(), model.remove_last()),
+                    10 => assert_eq!(list.remove(x), model.remove(x)),
+                    11 => assert_eq!(list.remove_at(i), model.remove_at(i)),
+                    12 => assert_eq!(list.index_of(x), model.index_of(x)),
+                    13 => assert_eq!(list.contains(x), model.contains(x)),
                     14 => {
                         assert_eq!(list.size(), model.len());
                         assert_eq!(list.is_empty(), model.is_empty());
@@ -319,7 +261,7 @@ mod tests {
                     }
                 }
                 assert!(list.rep_ok());
-                assert_eq!(list.to_vec(), model);
+                assert_eq!(list.to_vec(), model.to_vec());
             }
         }
     }
@@ -335,25 +277,17 @@ mod tests {
 
     #[test]
     fn rep_ok_rejects_wrong_size() {
-        let mut list = sample();
-        list.size = 2;
-        assert!(!list.rep_ok());
-        list.size = 4;
-        assert!(!list.rep_ok());
+        assert_rejects_miscount(&sample(), |list| &mut list.size);
     }
 
     #[test]
     fn rep_ok_rejects_header_element() {
-        let mut list = sample();
-        list.header.element = Some(0);
-        assert!(!list.rep_ok());
+        assert_rejects(sample(), |list| list.header.element = Some(0));
     }
 
     #[test]
     fn rep_ok_rejects_missing_element() {
-        let mut list = sample();
-        list.header.next.as_mut().unwrap().next.as_mut().unwrap().element = None;
-        assert!(!list.rep_ok());
+        assert_rejects(sample(), |list| list.header.next.as_mut().unwrap().next.as_mut().unwrap().element = None);
     }
 
     #[test]
@@ -361,8 +295,8 @@ mod tests {
         let mut list = SinglyLinkedList::new();
         assert_eq!(list.remove_first(), Err(ListError::NoSuchElement));
         assert_eq!(list.remove_last(), Err(ListError::NoSuchElement));
-        assert_eq!(list.get(0), Err(model_err(0, 0)));
-        assert_eq!(list.add_at(1, 5), Err(model_err(1, 0)));
+        assert_eq!(list.get(0), Err(ListError::IndexOutOfBounds { index: 0, size: 0 }));
+        assert_eq!(list.add_at(1, 5), Err(ListError::IndexOutOfBounds { index: 1, size: 0 }));
         assert!(!list.remove(3));
         assert!(list.rep_ok());
     }

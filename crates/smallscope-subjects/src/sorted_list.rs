@@ -15,13 +15,7 @@
 
 use smallscope::Heap;
 
-/// A call that Java would answer with `NoSuchElementException` or
-/// `IndexOutOfBoundsException`: API misuse.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ListError {
-    IndexOutOfBounds { index: usize, size: usize },
-    NoSuchElement,
-}
+pub use crate::list::ListError;
 
 #[derive(Heap, Clone, Debug)]
 pub struct SortedList {
@@ -210,73 +204,37 @@ impl Drop for SortedList {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::{assert_rejects, assert_rejects_miscount, ListModel, XorShift};
 
-    struct XorShift(u64);
-    impl XorShift {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
-    }
-
-    /// The model is a sorted `Vec`.
-    fn model_insert(model: &mut Vec<i32>, x: i32) {
-        let at = model.partition_point(|&v| v <= x);
-        model.insert(at, x);
-    }
-
+    /// Random operations against a model kept sorted.
     #[test]
-    fn differential_against_sorted_vec() {
+    fn differential_against_sorted_model() {
         for seed in 1..=4u64 {
             let mut rng = XorShift(0xD1B5_4A32_D192_ED03 ^ seed);
             let mut list = SortedList::new();
-            let mut model: Vec<i32> = Vec::new();
+            let mut model = ListModel::default();
             let mut other = SortedList::new();
-            let mut other_model: Vec<i32> = Vec::new();
+            let mut other_model = ListModel::default();
             for _ in 0..3000 {
                 let x = rng.below(8) as i32;
                 let i = rng.below(10) as usize;
                 match rng.below(14) {
                     0..=2 => {
                         list.insert(x);
-                        model_insert(&mut model, x);
+                        model.insert_sorted(x);
                     }
-                    3 | 4 => {
-                        let expect = match model.iter().position(|&v| v == x) {
-                            Some(p) => {
-                                model.remove(p);
-                                true
-                            }
-                            None => false,
-                        };
-                        assert_eq!(list.remove(x), expect);
-                    }
-                    5 => {
-                        let before = model.len();
-                        model.retain(|&v| v != x);
-                        assert_eq!(list.remove_all(x), before - model.len());
-                    }
-                    6 => {
-                        let expect = if model.is_empty() { Err(ListError::NoSuchElement) } else { Ok(model.remove(0)) };
-                        assert_eq!(list.pop_min(), expect);
-                    }
+                    3 | 4 => assert_eq!(list.remove(x), model.remove(x)),
+                    5 => assert_eq!(list.remove_all(x), model.remove_all(x)),
+                    6 => assert_eq!(list.pop_min(), model.remove_first()),
                     7 => {
-                        assert_eq!(list.min(), model.first().copied().ok_or(ListError::NoSuchElement));
-                        assert_eq!(list.max(), model.last().copied().ok_or(ListError::NoSuchElement));
+                        assert_eq!(list.min(), model.get_first());
+                        assert_eq!(list.max(), model.get_last());
                     }
                     8 => {
-                        assert_eq!(list.contains(x), model.contains(&x));
-                        assert_eq!(list.count(x), model.iter().filter(|&&v| v == x).count());
+                        assert_eq!(list.contains(x), model.contains(x));
+                        assert_eq!(list.count(x), model.count(x));
                     }
-                    9 => assert_eq!(
-                        list.get(i),
-                        model.get(i).copied().ok_or(ListError::IndexOutOfBounds { index: i, size: model.len() })
-                    ),
+                    9 => assert_eq!(list.get(i), model.get(i)),
                     10 => {
                         assert_eq!(list.size(), model.len());
                         assert_eq!(list.is_empty(), model.is_empty());
@@ -284,7 +242,7 @@ mod tests {
                     11 => {
                         // Grow the merge partner a little.
                         other.insert(x);
-                        model_insert(&mut other_model, x);
+                        other_model.insert_sorted(x);
                         if rng.below(4) == 0 {
                             other.clear();
                             other_model.clear();
@@ -294,10 +252,10 @@ mod tests {
                     12 => {
                         if rng.below(4) == 0 {
                             list.merge(&other);
-                            for &v in &other_model {
-                                model_insert(&mut model, v);
+                            for v in other_model.to_vec() {
+                                model.insert_sorted(v);
                             }
-                            assert_eq!(other.to_vec(), other_model);
+                            assert_eq!(other.to_vec(), other_model.to_vec());
                         } else {
                             // Merging with a copy of itself doubles every value.
                             let copy = list.clone();
@@ -315,7 +273,7 @@ mod tests {
                     }
                 }
                 assert!(list.rep_ok());
-                assert_eq!(list.to_vec(), model);
+                assert_eq!(list.to_vec(), model.to_vec());
             }
         }
     }
@@ -332,17 +290,15 @@ mod tests {
 
     #[test]
     fn rep_ok_rejects_wrong_size() {
-        let mut list = sample();
-        list.size = 3;
-        assert!(!list.rep_ok());
+        assert_rejects_miscount(&sample(), |list| &mut list.size);
     }
 
     #[test]
     fn rep_ok_rejects_disorder() {
-        let mut list = sample();
-        // 1, 2, 2, 3 -> 1, 2, 0, 3
-        list.head.as_mut().unwrap().next.as_mut().unwrap().next.as_mut().unwrap().value = 0;
-        assert!(!list.rep_ok());
+        assert_rejects(sample(), |list| {
+            // 1, 2, 2, 3 -> 1, 2, 0, 3
+            list.head.as_mut().unwrap().next.as_mut().unwrap().next.as_mut().unwrap().value = 0;
+        });
     }
 
     #[test]

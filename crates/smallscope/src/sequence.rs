@@ -105,16 +105,25 @@ impl Program {
         program
     }
 
-    /// Like [`Program::unroll`], for a failing call: the last call is `step`
-    /// itself and nothing is expected of its output.
-    pub fn unroll_call<'a>(op: u16, args: &'a [StepArg], step_of: &dyn Fn(u32) -> &'a Step) -> Program {
-        let step = Step { op, args: args.to_vec(), output: Output::Result };
+    /// Like [`Program::unroll`], for a failing call: the last call is `op`
+    /// on `args`. When `output` names the value that broke, `result` is the
+    /// variable holding it; otherwise nothing is bound.
+    pub fn unroll_call<'a>(
+        op: u16,
+        args: &'a [StepArg],
+        output: Option<Output>,
+        step_of: &dyn Fn(u32) -> &'a Step,
+    ) -> Program {
+        let step = Step { op, args: args.to_vec(), output: output.unwrap_or(Output::Result) };
         let mut program = Program::default();
         let mut next_var = 0;
-        program.emit(&step, step_of, &mut next_var);
-        if let Some(last) = program.calls.last_mut() {
-            last.binds = None;
+        let result = program.emit(&step, step_of, &mut next_var);
+        if output.is_none() {
+            if let Some(last) = program.calls.last_mut() {
+                last.binds = None;
+            }
         }
+        program.result = output.and(result);
         program
     }
 

@@ -328,7 +328,7 @@ impl<'c, T: Subject> Search<'c, T> {
                     self.report.misuses += 1;
                 } else {
                     let step_args = self.step_args(&call);
-                    self.fail(FailureKind::Panic { panic }, level, op, step_args);
+                    self.fail(FailureKind::Panic { panic }, level, op, step_args, None);
                 }
                 self.args = args;
                 return;
@@ -374,7 +374,10 @@ impl<'c, T: Subject> Search<'c, T> {
 
     /// Stores `value` if it is new (or state matching is off) and passes `rep_ok`.
     fn consider(&mut self, call: &CallSite<'_>, level: u32, output: Output, value: T, key: StateKey) {
-        let new = self.states.insert(key);
+        // A state is visited only once it passed `rep_ok`: a broken value must
+        // not hide a valid one with the same canonical form (hidden fields),
+        // and each sequence that makes a broken value is counted.
+        let new = !self.states.contains(&key);
         if (new || self.check_every_output) && T::HAS_REP_OK {
             let operation = self.ops[call.op].name.to_owned();
             let failure = match run_captured(|| value.rep_ok()) {
@@ -386,11 +389,13 @@ impl<'c, T: Subject> Search<'c, T> {
             };
             if let Some(kind) = failure {
                 let step_args = self.step_args(call);
-                self.fail(kind, level, call.op, step_args);
+                self.fail(kind, level, call.op, step_args, Some(output));
                 return;
             }
         }
-        if !new && self.config.state_matching {
+        if new {
+            self.states.insert(key);
+        } else if self.config.state_matching {
             return;
         }
         let canonical = if self.config.record_canonical { self.lin.text(&value).ok() } else { None };
@@ -417,12 +422,12 @@ impl<'c, T: Subject> Search<'c, T> {
         out
     }
 
-    fn fail(&mut self, kind: FailureKind, level: u32, op: usize, args: Vec<StepArg>) {
+    fn fail(&mut self, kind: FailureKind, level: u32, op: usize, args: Vec<StepArg>, output: Option<Output>) {
         if let Some(group) = self.report.failures.iter_mut().find(|g| g.kind == kind) {
             group.count += 1;
             return;
         }
-        self.report.failures.push(FailureGroup { kind, count: 1, level, op: op as u16, args });
+        self.report.failures.push(FailureGroup { kind, count: 1, level, op: op as u16, args, output });
     }
 }
 

@@ -4,9 +4,15 @@ use crate::api::{OperationInfo, PanicInfo};
 use crate::sequence::{Output, Program, Step, StepArg};
 
 /// One structure, with the last call of the shortest sequence that builds it.
+///
+/// Shortest means in BFS levels, as in the BEAPI paper: a call made at level
+/// `k` takes structures made at levels below `k`. When every builder takes at
+/// most one structure, the level is the number of calls; when a builder
+/// combines two structures (`merge(&mut self, other: &Self)`), the rebuilding
+/// program has the calls of both inputs and may be longer than the level.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Structure {
-    /// The sequence length (BFS level) at which it was first made.
+    /// The BFS level at which it was first made.
     pub level: u32,
     pub step: Step,
     /// Its canonical text, when the run recorded it.
@@ -50,6 +56,8 @@ pub struct FailureGroup {
     pub level: u32,
     pub op: u16,
     pub args: Vec<StepArg>,
+    /// Which value of the call broke `rep_ok`; `None` when the call panicked.
+    pub output: Option<Output>,
 }
 
 /// Counts for one level (sequence length).
@@ -107,10 +115,11 @@ impl BeapiReport {
         Program::unroll(&self.structures[index].step, &|s| &self.structures[s as usize].step)
     }
 
-    /// The calls that reproduce failure group `index`, ending in the failing call.
+    /// The calls that reproduce failure group `index`, ending in the failing
+    /// call; its `result` is the variable holding the broken value, if any.
     pub fn failure_program(&self, index: usize) -> Program {
         let failure = &self.failures[index];
-        Program::unroll_call(failure.op, &failure.args, &|s| &self.structures[s as usize].step)
+        Program::unroll_call(failure.op, &failure.args, failure.output, &|s| &self.structures[s as usize].step)
     }
 
     /// Which slot of its last call holds structure `index`.

@@ -8,7 +8,7 @@
 //! never help, so they are not tried.
 //!
 //! Cost: at most `m` rounds of `m` BEAPI runs at the small scope, for `m`
-//! methods. The result is cached per subject, keyed by its API and the
+//! methods, each bounded by the run's `max_length` and `time_limit`. The result is cached per subject, keyed by its API and the
 //! settings that change the fitness, so later runs at larger scopes reuse it.
 
 use std::path::{Path, PathBuf};
@@ -52,10 +52,10 @@ pub fn identify<T: Subject>(config: &BeapiConfig, progress: &mut dyn Progress) -
     let mut small = config.clone();
     small.scope = config.builder_scope;
     small.builders = Builders::All;
-    small.time_limit = None;
     small.record_canonical = false;
     small.state_matching = true;
-    small.max_length = None;
+    // `max_length` and `time_limit` stay: they bound each fitness run, which
+    // matters for subjects whose structures the scope alone does not bound.
     let fitness = |ops: &[usize]| -> Result<Candidate, ConfigError> {
         let names: Vec<String> = ops.iter().map(|&i| infos[i].name.to_owned()).collect();
         let report =
@@ -126,6 +126,7 @@ struct CacheKey {
     chars: Vec<char>,
     omit: Vec<String>,
     misuse_panics: Vec<String>,
+    max_length: Option<u32>,
 }
 
 /// Identifies builders for `T`, reusing the cached result in `config.cache_dir`.
@@ -149,6 +150,7 @@ pub fn identify_cached<T: Subject>(
         chars: config.chars.clone(),
         omit: config.omit.clone(),
         misuse_panics: config.misuse_panics.clone(),
+        max_length: config.max_length,
     };
     let path = cache_path(dir, &subject);
     let key_json = serde_json::to_value(&key).expect("cache keys serialize");
@@ -170,6 +172,10 @@ pub fn identify_cached<T: Subject>(
         }
     }
     let identified = identify::<T>(config, progress)?;
+    if config.time_limit.is_some() {
+        // Under a time limit the result may depend on the machine's speed.
+        return Ok(identified);
+    }
     let entry = serde_json::json!({ "key": key_json, "identified": identified });
     // A cache that cannot be written only costs time later.
     if std::fs::create_dir_all(path.parent().unwrap_or(dir)).is_ok() {

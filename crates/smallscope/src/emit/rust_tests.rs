@@ -71,12 +71,8 @@ pub fn rust_tests(report: &BeapiReport, options: &RustTestOptions) -> String {
         for line in program.to_rust(&report.operations, &ty) {
             writeln!(out, "    {line}").unwrap();
         }
-        if let Some(last) = program.calls.last() {
-            if let Some(crate::sequence::Operand::Var(v)) = last.operands.first() {
-                if options.has_rep_ok && report.operations[usize::from(last.op)].receiver {
-                    writeln!(out, "    assert_ne!(smallscope::Subject::rep_ok(&s{v}), Some(false));").unwrap();
-                }
-            }
+        if let (Some(broken), true) = (program.result, options.has_rep_ok) {
+            writeln!(out, "    assert_ne!(smallscope::Subject::rep_ok(&s{broken}), Some(false));").unwrap();
         }
         out.push_str("}\n");
     }

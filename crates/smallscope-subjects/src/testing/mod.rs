@@ -1,0 +1,30 @@
+//! Support for the subjects' unit tests: a seeded generator for the
+//! randomized differential tests, the list oracle they compare against, and
+//! the scaffolding of the tests that corrupt a valid structure and expect
+//! `rep_ok` to reject it.
+
+mod list_model;
+mod rng;
+
+pub(crate) use list_model::ListModel;
+pub(crate) use rng::XorShift;
+
+use smallscope::Subject;
+
+/// Asserts that `rep_ok` accepts `valid` and rejects it once `corrupt` has broken it.
+pub(crate) fn assert_rejects<T: Subject>(mut valid: T, corrupt: impl FnOnce(&mut T)) {
+    assert_eq!(valid.rep_ok(), Some(true), "the sample must be valid");
+    corrupt(&mut valid);
+    assert_eq!(valid.rep_ok(), Some(false), "rep_ok must reject the corrupted structure");
+}
+
+/// Asserts that `rep_ok` accepts `valid` but rejects it once the count that
+/// `count` selects (a `size`, a `cache_size`) is one too small or one too large.
+pub(crate) fn assert_rejects_miscount<T: Subject + Clone>(valid: &T, count: impl Fn(&mut T) -> &mut usize) {
+    for delta in [-1, 1] {
+        assert_rejects(valid.clone(), |t| {
+            let n = count(t);
+            *n = n.checked_add_signed(delta).expect("the sample has a non-zero count");
+        });
+    }
+}
