@@ -12,6 +12,9 @@
 //! The remaining sections cover the scope limit, field omission and skipping,
 //! primitives, `Weak`, `Schema`, and (last) the bugs found, as ignored tests.
 
+// Boxed garbage is allocated on purpose, between real nodes, to vary addresses.
+#![allow(clippy::vec_box)]
+
 use std::cell::RefCell;
 use std::fmt::Write as _;
 use std::ops::RangeInclusive;
@@ -390,7 +393,7 @@ impl Layout {
     fn slots(&self) -> Vec<Slot> {
         let mut slots = Vec::new();
         for (step, &garbage) in self.garbage.iter().enumerate() {
-            slots.extend(std::iter::repeat(Slot::Garbage).take(garbage));
+            slots.extend(std::iter::repeat_n(Slot::Garbage, garbage));
             if let Some(&v) = self.order.get(step) {
                 slots.push(Slot::Real(v));
             }
