@@ -9,6 +9,7 @@
 
 mod api;
 mod heap;
+mod korat;
 
 use proc_macro::TokenStream;
 
@@ -24,4 +25,11 @@ pub fn derive_heap(input: TokenStream) -> TokenStream {
 pub fn api(args: TokenStream, item: TokenStream) -> TokenStream {
     let item = syn::parse_macro_input!(item as syn::ItemImpl);
     api::expand(args.into(), item).unwrap_or_else(syn::Error::into_compile_error).into()
+}
+
+/// Derives `smallscope::korat::Model` and a `{Name}View` type. See `smallscope::korat`.
+#[proc_macro_derive(Korat, attributes(korat))]
+pub fn derive_korat(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    korat::derive(input).unwrap_or_else(syn::Error::into_compile_error).into()
 }

@@ -19,6 +19,7 @@ pub mod avl;
 pub mod binheap;
 pub mod bst;
 pub mod dll;
+pub mod korat;
 mod list;
 pub mod ncl;
 pub mod rbt;

@@ -39,6 +39,7 @@ pub mod builders;
 pub mod emit;
 mod error;
 pub mod heap;
+pub mod korat;
 pub mod sequence;
 
 pub use api::Subject;

@@ -1,0 +1,281 @@
+//! A candidate: one value index per slot, and the log of which slots the
+//! invariant read, in the order it first read them.
+//!
+//! Models never see the vector: `#[derive(Korat)]` generates view types whose
+//! field methods call [`FieldType::read`], which goes through
+//! [`Candidate::read`]. So every read is logged, with no code from the user.
+
+use std::cell::{Cell, RefCell};
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use super::space::{ClassId, FieldKind, SlotDomain, Space, SpaceBuilder};
+
+/// A candidate structure of a [`Space`].
+pub struct Candidate {
+    space: Arc<Space>,
+    values: Vec<u32>,
+    log: RefCell<Vec<u32>>,
+    /// `seen[slot] == generation`: the slot was read in this run.
+    seen: RefCell<Vec<u32>>,
+    generation: Cell<u32>,
+}
+
+impl Candidate {
+    /// The first candidate: every slot at its first value.
+    pub fn new(space: Arc<Space>) -> Self {
+        let n = space.slots.len();
+        Candidate {
+            space,
+            values: vec![0; n],
+            log: RefCell::new(Vec::with_capacity(n)),
+            seen: RefCell::new(vec![0; n]),
+            generation: Cell::new(1),
+        }
+    }
+
+    pub fn space(&self) -> &Space {
+        &self.space
+    }
+
+    /// The value indices, one per slot.
+    pub fn values(&self) -> &[u32] {
+        &self.values
+    }
+
+    pub(super) fn values_mut(&mut self) -> &mut Vec<u32> {
+        &mut self.values
+    }
+
+    /// Forgets the reads logged so far.
+    pub(super) fn clear_log(&self) {
+        self.log.borrow_mut().clear();
+        let next = self.generation.get().wrapping_add(1);
+        if next == 0 {
+            self.seen.borrow_mut().iter_mut().for_each(|s| *s = 0);
+            self.generation.set(1);
+        } else {
+            self.generation.set(next);
+        }
+    }
+
+    /// The slots read since the log was cleared, in first-read order.
+    pub(super) fn take_log(&self) -> Vec<u32> {
+        std::mem::take(&mut *self.log.borrow_mut())
+    }
+
+    /// Whether `slot` was read since the log was cleared.
+    pub(super) fn was_read(&self, slot: usize) -> bool {
+        self.seen.borrow()[slot] == self.generation.get()
+    }
+
+    /// Reads a slot's value index, logging the first read.
+    #[inline]
+    pub fn read(&self, slot: usize) -> u32 {
+        let generation = self.generation.get();
+        let mut seen = self.seen.borrow_mut();
+        if seen[slot] != generation {
+            seen[slot] = generation;
+            self.log.borrow_mut().push(slot as u32);
+        }
+        self.values[slot]
+    }
+
+    /// Reads a slot holding a value (integer or boolean).
+    #[inline]
+    pub fn read_value(&self, slot: usize) -> i64 {
+        let index = self.read(slot);
+        match &self.space.slots[slot] {
+            SlotDomain::Values(values) => values[index as usize],
+            SlotDomain::Ref { .. } => panic!("slot {} holds a reference, not a value", self.space.slot_name(slot)),
+        }
+    }
+
+    /// Reads a reference slot: the class and object it points to, or `None`.
+    #[inline]
+    pub fn read_ref(&self, slot: usize) -> Option<(ClassId, u32)> {
+        let index = self.read(slot);
+        match &self.space.slots[slot] {
+            domain @ SlotDomain::Ref { class, .. } => domain.object(index).map(|o| (*class, o)),
+            SlotDomain::Values(_) => panic!("slot {} holds a value, not a reference", self.space.slot_name(slot)),
+        }
+    }
+
+    /// The value of a slot without logging (for reports and materialization).
+    pub fn peek_value(&self, slot: usize) -> i64 {
+        match &self.space.slots[slot] {
+            SlotDomain::Values(values) => values[self.values[slot] as usize],
+            SlotDomain::Ref { .. } => i64::from(self.values[slot]),
+        }
+    }
+}
+
+/// Bounds a field's declaration gives: `#[korat(ints = .., length = .., nullable = ..)]`.
+#[derive(Debug, Clone, Default)]
+pub struct Bounds {
+    /// `Class.field`, for error messages.
+    pub field: &'static str,
+    pub ints: Option<Vec<i64>>,
+    pub length: Option<Vec<i64>>,
+    pub nullable: Option<bool>,
+}
+
+/// Values that can bound a field: ranges, vectors and arrays of integers.
+pub trait IntoDomain {
+    fn into_domain(self) -> Vec<i64>;
+}
+
+impl IntoDomain for std::ops::Range<i64> {
+    fn into_domain(self) -> Vec<i64> {
+        self.collect()
+    }
+}
+
+impl IntoDomain for std::ops::RangeInclusive<i64> {
+    fn into_domain(self) -> Vec<i64> {
+        self.collect()
+    }
+}
+
+impl IntoDomain for Vec<i64> {
+    fn into_domain(self) -> Vec<i64> {
+        self
+    }
+}
+
+impl<const N: usize> IntoDomain for [i64; N] {
+    fn into_domain(self) -> Vec<i64> {
+        self.to_vec()
+    }
+}
+
+/// A model class: `#[derive(Korat)]` implements it.
+pub trait Model: 'static {
+    /// The generated view type, through which invariants read fields.
+    type View<'c>: Copy;
+    /// Declares the class and its fields (and, first, the classes they reach).
+    fn declare(space: &mut SpaceBuilder, n: i64) -> ClassId;
+    fn view(candidate: &Candidate, class: ClassId, object: u32) -> Self::View<'_>;
+}
+
+/// A field type in a model: how it is declared and read.
+pub trait FieldType {
+    type Out<'c>;
+    fn kind(space: &mut SpaceBuilder, n: i64, bounds: &Bounds) -> FieldKind;
+    fn read(candidate: &Candidate, slot: usize) -> Self::Out<'_>;
+    /// Slots one value of this type occupies.
+    const WIDTH: usize = 1;
+}
+
+/// A non-null reference to an object of `T` (a model field type).
+pub struct Ref<T>(PhantomData<T>);
+
+/// An array owned by its object (a model field type): a length, then elements.
+pub struct Array<T>(PhantomData<T>);
+
+impl<T: Model> FieldType for Ref<T> {
+    type Out<'c> = T::View<'c>;
+    fn kind(space: &mut SpaceBuilder, n: i64, bounds: &Bounds) -> FieldKind {
+        if bounds.nullable == Some(true) {
+            space.error(format!("{}: a `Ref<T>` is never null; use `Option<Ref<T>>`", bounds.field));
+        }
+        FieldKind::Ref { class: T::declare(space, n), nullable: false }
+    }
+    fn read(candidate: &Candidate, slot: usize) -> T::View<'_> {
+        let (class, object) = candidate.read_ref(slot).expect("a non-null reference slot");
+        T::view(candidate, class, object)
+    }
+}
+
+impl<T: Model> FieldType for Option<Ref<T>> {
+    type Out<'c> = Option<T::View<'c>>;
+    fn kind(space: &mut SpaceBuilder, n: i64, bounds: &Bounds) -> FieldKind {
+        FieldKind::Ref { class: T::declare(space, n), nullable: bounds.nullable.unwrap_or(true) }
+    }
+    fn read(candidate: &Candidate, slot: usize) -> Option<T::View<'_>> {
+        candidate.read_ref(slot).map(|(class, object)| T::view(candidate, class, object))
+    }
+}
+
+macro_rules! int_field {
+    ($($t:ty)*) => {$(
+        impl FieldType for $t {
+            type Out<'c> = $t;
+            fn kind(space: &mut SpaceBuilder, _n: i64, bounds: &Bounds) -> FieldKind {
+                match &bounds.ints {
+                    Some(values) => FieldKind::Values(values.clone()),
+                    None => {
+                        space.error(format!("{} needs a domain: #[korat(ints = A..B)]", bounds.field));
+                        FieldKind::Values(Vec::new())
+                    }
+                }
+            }
+            fn read(candidate: &Candidate, slot: usize) -> $t {
+                candidate.read_value(slot) as $t
+            }
+        }
+    )*};
+}
+int_field!(i8 i16 i32 i64 isize u8 u16 u32 u64 usize);
+
+impl FieldType for bool {
+    type Out<'c> = bool;
+    fn kind(_space: &mut SpaceBuilder, _n: i64, _bounds: &Bounds) -> FieldKind {
+        FieldKind::Values(vec![0, 1])
+    }
+    fn read(candidate: &Candidate, slot: usize) -> bool {
+        candidate.read_value(slot) != 0
+    }
+}
+
+impl<E: FieldType> FieldType for Array<E> {
+    type Out<'c> = ArrayView<'c, E>;
+    fn kind(space: &mut SpaceBuilder, n: i64, bounds: &Bounds) -> FieldKind {
+        let lengths = bounds.length.clone().unwrap_or_else(|| {
+            space.error(format!("{} needs lengths: #[korat(length = A..B)]", bounds.field));
+            Vec::new()
+        });
+        let element = E::kind(space, n, bounds);
+        if matches!(element, FieldKind::Array { .. }) {
+            space.error(format!("{}: arrays of arrays are not supported", bounds.field));
+        }
+        FieldKind::Array { lengths, element: Box::new(element) }
+    }
+    fn read(candidate: &Candidate, slot: usize) -> ArrayView<'_, E> {
+        ArrayView { candidate, slot, element: PhantomData }
+    }
+}
+
+/// Reads an array field: its length and elements are logged like fields.
+pub struct ArrayView<'c, E> {
+    candidate: &'c Candidate,
+    /// The length's slot; elements follow.
+    slot: usize,
+    element: PhantomData<E>,
+}
+
+impl<E> Clone for ArrayView<'_, E> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<E> Copy for ArrayView<'_, E> {}
+
+impl<'c, E: FieldType> ArrayView<'c, E> {
+    /// The array's length (reads the length slot).
+    pub fn len(self) -> usize {
+        self.candidate.read_value(self.slot).max(0) as usize
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.len() == 0
+    }
+
+    /// Element `index`; panics past the length, which makes the invariant
+    /// fail. As with Java's `a[i]`, the bounds check reads no field.
+    pub fn get(self, index: usize) -> E::Out<'c> {
+        let len = self.candidate.peek_value(self.slot).max(0) as usize;
+        assert!(index < len, "array index {index} out of bounds for length {len}");
+        E::read(self.candidate, self.slot + 1 + index * E::WIDTH)
+    }
+}

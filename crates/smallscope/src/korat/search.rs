@@ -1,0 +1,175 @@
+//! The Korat search (Korat+ paper §2.1, `korat()`), and Korat+'s pruning on
+//! the fields `eq_class` reads (§3, `koratPlus()`).
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::candidate::Candidate;
+use super::space::{FieldKind, SlotDomain, Space};
+use crate::api::run_captured;
+
+/// Counts of one search.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct SearchStats {
+    /// Candidates on which `rep_ok` held.
+    pub found: u64,
+    /// Candidates `rep_ok` was run on.
+    pub explored: u64,
+    pub seconds: f64,
+}
+
+/// What the search calls on each candidate.
+pub trait Invariants {
+    fn rep_ok(&self, candidate: &Candidate) -> bool;
+    /// Korat+: the equivalence class of a valid candidate; `None` turns the pruning off.
+    fn eq_class(&self, _candidate: &Candidate) -> Option<u64> {
+        None
+    }
+}
+
+/// Runs Korat over `space`, calling `found` on every valid candidate.
+///
+/// The next candidate increments the last field `rep_ok` read that can
+/// still grow, resetting the fields read after it; fields never read keep
+/// their first value. A reference field ranges only over `null`, the
+/// objects of its class that fields read before it point to, and one more
+/// (`nonIsoMax`), so no two isomorphic candidates are both visited. When
+/// `rep_ok` holds, the reachable fields it did not read are added, so
+/// that no valid candidate is missed.
+pub fn search(space: Arc<Space>, invariants: &dyn Invariants, found: &mut dyn FnMut(&Candidate)) -> SearchStats {
+    let started = Instant::now();
+    let mut stats = SearchStats::default();
+    let mut candidate = Candidate::new(space.clone());
+    let mut eq_classes_seen = Vec::new();
+    loop {
+        candidate.clear_log();
+        let ok = run_captured(|| invariants.rep_ok(&candidate)).unwrap_or(false);
+        stats.explored += 1;
+        let mut stack = candidate.take_log();
+        let mut eq_fields = None;
+        if ok {
+            stats.found += 1;
+            found(&candidate);
+            push_unread_reachable(&space, &candidate, &mut stack);
+            candidate.clear_log();
+            if let Ok(Some(class)) = run_captured(|| invariants.eq_class(&candidate)) {
+                eq_classes_seen.push(class);
+                eq_fields = Some(candidate.take_log());
+            }
+        }
+        let advanced = match eq_fields {
+            Some(eq_fields) => advance_past(&space, candidate.values_mut(), &mut stack, &eq_fields),
+            None => advance(&space, candidate.values_mut(), &mut stack),
+        };
+        if !advanced {
+            break;
+        }
+    }
+    stats.seconds = started.elapsed().as_secs_f64();
+    stats
+}
+
+/// The largest index `slot` may take given the fields read before it.
+fn non_iso_max(space: &Space, values: &[u32], stack: &[u32], slot: usize) -> u32 {
+    match &space.slots[slot] {
+        SlotDomain::Values(values) => values.len() as u32 - 1,
+        SlotDomain::Ref { class, nullable, objects } => {
+            let touched = stack
+                .iter()
+                .filter_map(|&s| match &space.slots[s as usize] {
+                    domain @ SlotDomain::Ref { class: c, .. } if c == class => domain.object(values[s as usize]),
+                    _ => None,
+                })
+                .max();
+            let untouched = touched.map_or(0, |m| m + 1).min(objects.saturating_sub(1));
+            if *objects == 0 {
+                0
+            } else {
+                untouched + u32::from(*nullable)
+            }
+        }
+    }
+}
+
+/// Korat's next candidate: increments the last read field that can grow.
+fn advance(space: &Space, values: &mut [u32], stack: &mut Vec<u32>) -> bool {
+    while let Some(slot) = stack.pop() {
+        let slot = slot as usize;
+        if values[slot] < non_iso_max(space, values, stack, slot) {
+            values[slot] += 1;
+            return true;
+        }
+        values[slot] = 0;
+    }
+    false
+}
+
+/// Korat+'s next candidate after a valid one: as [`advance`], but if that
+/// would leave every field `eq_class` read unchanged (a candidate of the
+/// class just covered), it resets those fields and advances the last field
+/// `eq_class` read instead.
+fn advance_past(space: &Space, values: &mut [u32], stack: &mut Vec<u32>, eq_fields: &[u32]) -> bool {
+    let before = stack.clone();
+    let saved: Vec<u32> = values.to_vec();
+    if !advance(space, values, stack) {
+        return false;
+    }
+    // The fields `advance` popped were all reset or incremented: modified.
+    if before[stack.len()..].iter().any(|f| eq_fields.contains(f)) {
+        return true;
+    }
+    // Undo, then skip to the last eq_class field on the stack.
+    values.copy_from_slice(&saved);
+    *stack = before;
+    while let Some(&top) = stack.last() {
+        if eq_fields.contains(&top) {
+            return advance(space, values, stack);
+        }
+        values[top as usize] = 0;
+        stack.pop();
+    }
+    false
+}
+
+/// Adds the fields reachable from the root that `rep_ok` did not read, in
+/// depth-first order, fields in declaration order.
+fn push_unread_reachable(space: &Space, candidate: &Candidate, stack: &mut Vec<u32>) {
+    let mut visited = vec![Vec::new(); space.classes.len()];
+    for (c, class) in space.classes.iter().enumerate() {
+        visited[c] = vec![false; class.objects];
+    }
+    let mut pending = vec![(0u32, 0u32)];
+    if space.classes.first().is_none_or(|c| c.objects == 0) {
+        return;
+    }
+    visited[0][0] = true;
+    while let Some((class, object)) = pending.pop() {
+        let decl = &space.classes[class as usize];
+        let mut next = Vec::new();
+        for (f, field) in decl.fields.iter().enumerate() {
+            let first = space.slot(class, object, f);
+            let slots: Vec<usize> = match &field.kind {
+                FieldKind::Array { .. } => {
+                    let len = candidate.peek_value(first).max(0) as usize;
+                    std::iter::once(first).chain((0..len).map(|i| first + 1 + i)).collect()
+                }
+                _ => vec![first],
+            };
+            for slot in slots {
+                if !candidate.was_read(slot) {
+                    stack.push(slot as u32);
+                }
+                if let domain @ SlotDomain::Ref { class: target, .. } = &space.slots[slot] {
+                    if let Some(o) = domain.object(candidate.values()[slot]) {
+                        if !visited[*target as usize][o as usize] {
+                            visited[*target as usize][o as usize] = true;
+                            next.push((*target, o));
+                        }
+                    }
+                }
+            }
+        }
+        // Depth first, in field order.
+        pending.extend(next.into_iter().rev());
+    }
+}

@@ -1,0 +1,218 @@
+//! The candidate space: classes, their object counts and field domains
+//! (Korat's finitization), laid out as one vector of slots.
+
+use std::any::TypeId;
+
+/// Index of a class in a [`Space`].
+pub type ClassId = u32;
+
+/// What values a field can take.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FieldKind {
+    /// A reference to an object of `class`: `null` first when `nullable`,
+    /// then the objects in order.
+    Ref { class: ClassId, nullable: bool },
+    /// One of these values, in this order (integers, `bool` as 0 and 1).
+    Values(Vec<i64>),
+    /// An array owned by its object: a length from `lengths`, then up to
+    /// `max(lengths)` elements of kind `element`.
+    Array { lengths: Vec<i64>, element: Box<FieldKind> },
+}
+
+impl FieldKind {
+    /// Slots the field occupies in each object.
+    fn width(&self) -> usize {
+        match self {
+            FieldKind::Array { lengths, element } => {
+                let max = lengths.iter().copied().max().unwrap_or(0).max(0) as usize;
+                1 + max * element.width()
+            }
+            _ => 1,
+        }
+    }
+}
+
+/// A field of a class, as declared.
+#[derive(Debug, Clone)]
+pub struct FieldDecl {
+    pub name: &'static str,
+    pub kind: FieldKind,
+    /// The field's first slot within an object.
+    pub offset: usize,
+}
+
+/// A class and how many objects of it the space holds.
+#[derive(Debug, Clone)]
+pub struct ClassDecl {
+    pub name: &'static str,
+    pub type_id: TypeId,
+    pub objects: usize,
+    pub fields: Vec<FieldDecl>,
+    /// Slots per object.
+    pub stride: usize,
+    /// The first slot of object 0.
+    pub base: usize,
+}
+
+/// What one slot of the candidate vector holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SlotDomain {
+    Ref { class: ClassId, nullable: bool, objects: u32 },
+    Values(std::sync::Arc<[i64]>),
+}
+
+impl SlotDomain {
+    /// How many values the slot can take.
+    pub fn len(&self) -> u32 {
+        match self {
+            SlotDomain::Ref { nullable, objects, .. } => objects + u32::from(*nullable),
+            SlotDomain::Values(values) => values.len() as u32,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The object an index refers to, for a reference slot.
+    pub fn object(&self, index: u32) -> Option<u32> {
+        match self {
+            SlotDomain::Ref { nullable: true, .. } => index.checked_sub(1),
+            SlotDomain::Ref { nullable: false, .. } => Some(index),
+            SlotDomain::Values(_) => None,
+        }
+    }
+}
+
+/// Declares classes and fields; `#[derive(Korat)]` code calls it.
+#[derive(Debug, Default)]
+pub struct SpaceBuilder {
+    classes: Vec<ClassDecl>,
+    errors: Vec<String>,
+}
+
+impl SpaceBuilder {
+    /// The id of the class of type `T`, if declared.
+    pub fn class_id<T: 'static>(&self) -> Option<ClassId> {
+        self.classes.iter().position(|c| c.type_id == TypeId::of::<T>()).map(|i| i as ClassId)
+    }
+
+    /// Declares the class of type `T` with `objects` objects (fields follow).
+    pub fn add_class<T: 'static>(&mut self, name: &'static str, objects: i64) -> ClassId {
+        if objects < 0 {
+            self.errors.push(format!("class {name}: object count {objects} is negative"));
+        }
+        self.classes.push(ClassDecl {
+            name,
+            type_id: TypeId::of::<T>(),
+            objects: objects.max(0) as usize,
+            fields: Vec::new(),
+            stride: 0,
+            base: 0,
+        });
+        (self.classes.len() - 1) as ClassId
+    }
+
+    pub fn add_field(&mut self, class: ClassId, name: &'static str, kind: FieldKind) {
+        let decl = &mut self.classes[class as usize];
+        let offset = decl.stride;
+        decl.stride += kind.width();
+        decl.fields.push(FieldDecl { name, kind, offset });
+    }
+
+    /// Records a problem with the declaration, reported when the space is built.
+    pub fn error(&mut self, message: String) {
+        self.errors.push(message);
+    }
+
+    /// Lays the classes out in one vector: the root class (declared first) first.
+    pub fn build(mut self) -> Result<Space, String> {
+        if !self.errors.is_empty() {
+            return Err(self.errors.join("; "));
+        }
+        let mut base = 0;
+        for class in &mut self.classes {
+            class.base = base;
+            base += class.objects * class.stride;
+        }
+        let mut slots = Vec::with_capacity(base);
+        let mut owners = Vec::with_capacity(base);
+        for (c, class) in self.classes.iter().enumerate() {
+            for object in 0..class.objects {
+                for (f, field) in class.fields.iter().enumerate() {
+                    push_slots(&self.classes, &field.kind, &mut slots);
+                    owners.resize(slots.len(), (c as ClassId, object as u32, f as u32));
+                }
+            }
+        }
+        for (index, domain) in slots.iter().enumerate() {
+            if domain.is_empty() {
+                let (c, o, f) = owners[index];
+                let class = &self.classes[c as usize];
+                return Err(format!(
+                    "field {}.{} of object {o} has an empty domain",
+                    class.name, class.fields[f as usize].name
+                ));
+            }
+        }
+        Ok(Space { classes: self.classes, slots, owners })
+    }
+}
+
+fn push_slots(classes: &[ClassDecl], kind: &FieldKind, out: &mut Vec<SlotDomain>) {
+    match kind {
+        FieldKind::Ref { class, nullable } => out.push(SlotDomain::Ref {
+            class: *class,
+            nullable: *nullable,
+            objects: classes[*class as usize].objects as u32,
+        }),
+        FieldKind::Values(values) => out.push(SlotDomain::Values(values.clone().into())),
+        FieldKind::Array { lengths, element } => {
+            out.push(SlotDomain::Values(lengths.clone().into()));
+            let max = lengths.iter().copied().max().unwrap_or(0).max(0) as usize;
+            for _ in 0..max {
+                push_slots(classes, element, out);
+            }
+        }
+    }
+}
+
+/// The laid-out candidate space.
+#[derive(Debug, Clone)]
+pub struct Space {
+    pub classes: Vec<ClassDecl>,
+    /// The domain of every slot.
+    pub slots: Vec<SlotDomain>,
+    /// For each slot: its class, object and field.
+    pub owners: Vec<(ClassId, u32, u32)>,
+}
+
+impl Space {
+    /// The first slot of field `field` of `object` of `class`.
+    #[inline]
+    pub fn slot(&self, class: ClassId, object: u32, field: usize) -> usize {
+        let decl = &self.classes[class as usize];
+        decl.base + object as usize * decl.stride + decl.fields[field].offset
+    }
+
+    /// The name of the field a slot belongs to, as `Class#object.field[i]`.
+    pub fn slot_name(&self, slot: usize) -> String {
+        let (c, o, f) = self.owners[slot];
+        let class = &self.classes[c as usize];
+        let field = &class.fields[f as usize];
+        let first = self.slot(c, o, f as usize);
+        match &field.kind {
+            FieldKind::Array { element, .. } if slot > first => {
+                let element_index = (slot - first - 1) / element.width();
+                format!("{}#{o}.{}[{element_index}]", class.name, field.name)
+            }
+            FieldKind::Array { .. } => format!("{}#{o}.{}.length", class.name, field.name),
+            _ => format!("{}#{o}.{}", class.name, field.name),
+        }
+    }
+
+    /// The size of the whole space: the product of the domain sizes.
+    pub fn size(&self) -> f64 {
+        self.slots.iter().map(|d| f64::from(d.len())).product()
+    }
+}
