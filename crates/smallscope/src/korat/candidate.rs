@@ -218,6 +218,32 @@ macro_rules! int_field {
 }
 int_field!(i8 i16 i32 i64 isize u8 u16 u32 u64 usize);
 
+/// How `null` is stored in a value domain (`Option` of an integer).
+pub const NULL_VALUE: i64 = i64::MIN;
+
+macro_rules! optional_int_field {
+    ($($t:ty)*) => {$(
+        /// `null` (first), then the `ints` values: an object field without
+        /// symmetry breaking, such as Korat's `Integer` elements.
+        impl FieldType for Option<$t> {
+            type Out<'c> = Option<$t>;
+            fn kind(space: &mut SpaceBuilder, n: i64, bounds: &Bounds) -> FieldKind {
+                match <$t as FieldType>::kind(space, n, bounds) {
+                    FieldKind::Values(values) => {
+                        FieldKind::Values(std::iter::once(NULL_VALUE).chain(values).collect())
+                    }
+                    other => other,
+                }
+            }
+            fn read(candidate: &Candidate, slot: usize) -> Option<$t> {
+                let value = candidate.read_value(slot);
+                (value != NULL_VALUE).then_some(value as $t)
+            }
+        }
+    )*};
+}
+optional_int_field!(i8 i16 i32 i64 isize u8 u16 u32 u64 usize);
+
 impl FieldType for bool {
     type Out<'c> = bool;
     fn kind(_space: &mut SpaceBuilder, _n: i64, _bounds: &Bounds) -> FieldKind {

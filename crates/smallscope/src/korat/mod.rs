@@ -43,7 +43,7 @@ mod candidate;
 mod search;
 mod space;
 
-pub use candidate::{Array, ArrayView, Bounds, Candidate, FieldType, IntoDomain, Model, Ref};
+pub use candidate::{Array, ArrayView, Bounds, Candidate, FieldType, IntoDomain, Model, Ref, NULL_VALUE};
 pub use search::{search, Invariants, SearchStats};
 pub use smallscope_macros::Korat;
 pub use space::{ClassDecl, ClassId, FieldDecl, FieldKind, SlotDomain, Space, SpaceBuilder};
