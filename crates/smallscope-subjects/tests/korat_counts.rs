@@ -19,3 +19,19 @@ fn binary_trees_match_korat_and_catalan() {
         }
     }
 }
+
+#[test]
+fn parallel_search_equals_sequential() {
+    let invariants = korat::from_fn::<BinaryTree>(binary_tree::rep_ok);
+    for n in 0..=7 {
+        let space = korat::space::<BinaryTree>(n).unwrap();
+        let mut sequential = Vec::new();
+        let stats = korat::search(space.clone(), &invariants, &mut |c| sequential.push(c.values().to_vec()));
+        for threads in [1, 2, 4] {
+            let (parallel, found) =
+                korat::search_parallel(space.clone(), &invariants, threads, |c| Some(c.values().to_vec()));
+            assert_eq!((parallel.found, parallel.explored), (stats.found, stats.explored), "n = {n}");
+            assert_eq!(found, sequential, "n = {n}, {threads} threads: same candidates, same order");
+        }
+    }
+}

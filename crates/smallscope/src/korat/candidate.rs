@@ -38,6 +38,10 @@ impl Candidate {
         &self.space
     }
 
+    pub(super) fn space_arc(&self) -> Arc<Space> {
+        self.space.clone()
+    }
+
     /// The value indices, one per slot.
     pub fn values(&self) -> &[u32] {
         &self.values

@@ -44,7 +44,7 @@ mod search;
 mod space;
 
 pub use candidate::{Array, ArrayView, Bounds, Candidate, FieldType, IntoDomain, Model, Ref, NULL_VALUE};
-pub use search::{search, Invariants, SearchStats};
+pub use search::{search, search_parallel, Invariants, SearchStats};
 pub use smallscope_macros::Korat;
 pub use space::{ClassDecl, ClassId, FieldDecl, FieldKind, SlotDomain, Space, SpaceBuilder};
 

@@ -36,46 +36,153 @@ pub trait Invariants {
 /// (`nonIsoMax`), so no two isomorphic candidates are both visited. When
 /// `rep_ok` holds, the reachable fields it did not read are added, so
 /// that no valid candidate is missed.
-pub fn search(space: Arc<Space>, invariants: &dyn Invariants, found: &mut dyn FnMut(&Candidate)) -> SearchStats {
+pub fn search(
+    space: Arc<Space>,
+    invariants: &dyn Invariants,
+    found: &mut dyn FnMut(&Candidate),
+) -> SearchStats {
     let started = Instant::now();
+    let mut candidate = Candidate::new(space);
+    let mut stats = search_subtree(&mut candidate, 0, invariants, found);
+    stats.seconds = started.elapsed().as_secs_f64();
+    stats
+}
+
+/// Searches the candidates that share `candidate`'s values on the first
+/// `frozen` fields `rep_ok` reads, starting from `candidate`.
+fn search_subtree(
+    candidate: &mut Candidate,
+    frozen: usize,
+    invariants: &dyn Invariants,
+    found: &mut dyn FnMut(&Candidate),
+) -> SearchStats {
+    let space = candidate.space_arc();
     let mut stats = SearchStats::default();
-    let mut candidate = Candidate::new(space.clone());
-    let mut eq_classes_seen = Vec::new();
     loop {
         candidate.clear_log();
-        let ok = run_captured(|| invariants.rep_ok(&candidate)).unwrap_or(false);
+        let ok = run_captured(|| invariants.rep_ok(candidate)).unwrap_or(false);
         stats.explored += 1;
         let mut stack = candidate.take_log();
         let mut eq_fields = None;
         if ok {
             stats.found += 1;
-            found(&candidate);
-            push_unread_reachable(&space, &candidate, &mut stack);
+            found(candidate);
+            push_unread_reachable(&space, candidate, &mut stack);
             candidate.clear_log();
-            if let Ok(Some(class)) = run_captured(|| invariants.eq_class(&candidate)) {
-                eq_classes_seen.push(class);
+            if let Ok(Some(_class)) = run_captured(|| invariants.eq_class(candidate)) {
                 eq_fields = Some(candidate.take_log());
             }
         }
+        // Fields below `frozen` belong to the subtree's definition.
+        let mut free = stack.split_off(frozen.min(stack.len()));
+        let prefix = stack;
         let advanced = match eq_fields {
-            Some(eq_fields) => advance_past(&space, candidate.values_mut(), &mut stack, &eq_fields),
-            None => advance(&space, candidate.values_mut(), &mut stack),
+            Some(eq_fields) => advance_past(&space, candidate.values_mut(), &prefix, &mut free, &eq_fields),
+            None => advance(&space, candidate.values_mut(), &prefix, &mut free),
         };
         if !advanced {
+            return stats;
+        }
+    }
+}
+
+/// One part of a split search: a first candidate and how many of its first
+/// read fields are fixed.
+struct Subtree {
+    values: Vec<u32>,
+    frozen: usize,
+}
+
+/// Runs the search on `threads` threads (0: all cores), splitting it on a
+/// prefix of the fields `rep_ok` reads first (as PKorat does). Counts and
+/// the order in which valid candidates are reported equal the sequential
+/// search's: each part is the sequential search restricted to one value of
+/// the prefix, and the parts are reported in the order it would visit them.
+pub fn search_parallel<F, R>(
+    space: Arc<Space>,
+    invariants: &(dyn Invariants + Sync),
+    threads: usize,
+    found: F,
+) -> (SearchStats, Vec<R>)
+where
+    F: Fn(&Candidate) -> Option<R> + Sync,
+    R: Send,
+{
+    use rayon::prelude::*;
+    let started = Instant::now();
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a thread pool");
+    let target = pool.current_num_threads() * 16;
+    let parts = split(&space, invariants, target);
+    let results: Vec<(SearchStats, Vec<R>)> = pool.install(|| {
+        parts
+            .into_par_iter()
+            .map(|part| {
+                let mut candidate = Candidate::new(space.clone());
+                candidate.values_mut().copy_from_slice(&part.values);
+                let mut out = Vec::new();
+                let stats = search_subtree(&mut candidate, part.frozen, invariants, &mut |c| out.extend(found(c)));
+                (stats, out)
+            })
+            .collect()
+    });
+    let mut stats = SearchStats::default();
+    let mut all = Vec::new();
+    for (part, out) in results {
+        stats.found += part.found;
+        stats.explored += part.explored;
+        all.extend(out);
+    }
+    stats.seconds = started.elapsed().as_secs_f64();
+    (stats, all)
+}
+
+/// Splits the search into at least `target` parts where it can. Probing
+/// which field comes next runs `rep_ok` outside the counted search.
+fn split(space: &Arc<Space>, invariants: &dyn Invariants, target: usize) -> Vec<Subtree> {
+    let mut parts = vec![Subtree { values: vec![0; space.slots.len()], frozen: 0 }];
+    let mut probe = Candidate::new(space.clone());
+    for _ in 0..8 {
+        if parts.len() >= target {
+            break;
+        }
+        let mut next = Vec::new();
+        let mut grew = false;
+        for part in parts {
+            probe.values_mut().copy_from_slice(&part.values);
+            probe.clear_log();
+            let _ = run_captured(|| invariants.rep_ok(&probe));
+            let stack = probe.take_log();
+            // Within the part, the field read after the prefix is always the same.
+            let Some(&field) = stack.get(part.frozen) else {
+                next.push(part);
+                continue;
+            };
+            let field = field as usize;
+            let max = non_iso_max(space, &part.values, &stack[..part.frozen], &[], field);
+            for value in part.values[field]..=max {
+                let mut values = part.values.clone();
+                values[field] = value;
+                next.push(Subtree { values, frozen: part.frozen + 1 });
+            }
+            grew |= max > part.values[field];
+        }
+        parts = next;
+        if !grew {
             break;
         }
     }
-    stats.seconds = started.elapsed().as_secs_f64();
-    stats
+    parts
 }
 
-/// The largest index `slot` may take given the fields read before it.
-fn non_iso_max(space: &Space, values: &[u32], stack: &[u32], slot: usize) -> u32 {
+/// The largest index `slot` may take given the fields read before it
+/// (`earlier`, then `later`).
+fn non_iso_max(space: &Space, values: &[u32], earlier: &[u32], later: &[u32], slot: usize) -> u32 {
     match &space.slots[slot] {
         SlotDomain::Values(values) => values.len() as u32 - 1,
         SlotDomain::Ref { class, nullable, objects } => {
-            let touched = stack
+            let touched = earlier
                 .iter()
+                .chain(later)
                 .filter_map(|&s| match &space.slots[s as usize] {
                     domain @ SlotDomain::Ref { class: c, .. } if c == class => domain.object(values[s as usize]),
                     _ => None,
@@ -92,10 +199,11 @@ fn non_iso_max(space: &Space, values: &[u32], stack: &[u32], slot: usize) -> u32
 }
 
 /// Korat's next candidate: increments the last read field that can grow.
-fn advance(space: &Space, values: &mut [u32], stack: &mut Vec<u32>) -> bool {
-    while let Some(slot) = stack.pop() {
+/// Only fields in `free` move; `prefix` (read before them) stays fixed.
+fn advance(space: &Space, values: &mut [u32], prefix: &[u32], free: &mut Vec<u32>) -> bool {
+    while let Some(slot) = free.pop() {
         let slot = slot as usize;
-        if values[slot] < non_iso_max(space, values, stack, slot) {
+        if values[slot] < non_iso_max(space, values, prefix, free, slot) {
             values[slot] += 1;
             return true;
         }
@@ -108,10 +216,10 @@ fn advance(space: &Space, values: &mut [u32], stack: &mut Vec<u32>) -> bool {
 /// would leave every field `eq_class` read unchanged (a candidate of the
 /// class just covered), it resets those fields and advances the last field
 /// `eq_class` read instead.
-fn advance_past(space: &Space, values: &mut [u32], stack: &mut Vec<u32>, eq_fields: &[u32]) -> bool {
+fn advance_past(space: &Space, values: &mut [u32], prefix: &[u32], stack: &mut Vec<u32>, eq_fields: &[u32]) -> bool {
     let before = stack.clone();
     let saved: Vec<u32> = values.to_vec();
-    if !advance(space, values, stack) {
+    if !advance(space, values, prefix, stack) {
         return false;
     }
     // The fields `advance` popped were all reset or incremented: modified.
@@ -123,7 +231,7 @@ fn advance_past(space: &Space, values: &mut [u32], stack: &mut Vec<u32>, eq_fiel
     *stack = before;
     while let Some(&top) = stack.last() {
         if eq_fields.contains(&top) {
-            return advance(space, values, stack);
+            return advance(space, values, prefix, stack);
         }
         values[top as usize] = 0;
         stack.pop();
