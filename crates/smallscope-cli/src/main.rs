@@ -10,6 +10,7 @@
 
 mod beapi_command;
 mod bench;
+mod korat_command;
 mod memory;
 mod progress;
 
@@ -31,6 +32,8 @@ enum Command {
     List(ListArgs),
     /// Bounded-exhaustive generation from the subject's API (BEAPI).
     Beapi(Box<beapi_command::BeapiArgs>),
+    /// Bounded-exhaustive generation from an invariant (Korat, Korat+).
+    Korat(korat_command::KoratArgs),
     /// Prints benchmark tables.
     Bench(bench::BenchArgs),
 }
@@ -66,6 +69,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::List(args) => list(&args).map(|()| ExitCode::SUCCESS),
         Command::Beapi(args) => beapi_command::run(&args),
+        Command::Korat(args) => korat_command::run(&args),
         Command::Bench(args) => bench::run(&args).map(|()| ExitCode::SUCCESS),
     };
     match result {
@@ -77,14 +81,28 @@ fn main() -> ExitCode {
     }
 }
 
+/// One line per subject: its name, then the engines that can run it.
 fn list(args: &ListArgs) -> anyhow::Result<()> {
+    let mut names: Vec<(&str, Vec<&str>)> = Vec::new();
+    let mut add = |name: &'static str, engine: &'static str| match names.iter_mut().find(|(n, _)| *n == name) {
+        Some((_, engines)) => engines.push(engine),
+        None => names.push((name, vec![engine])),
+    };
     for registration in smallscope::api::registered_subjects() {
+        add(registration.name, "beapi");
+    }
+    for registration in smallscope::korat::registered_korat_subjects() {
+        add(registration.name, "korat");
+    }
+    names.sort();
+    for (name, engines) in names {
+        println!("{name:<28} {}", engines.join(", "));
         if args.verbose {
-            let subject = registration.subject();
-            let ops: Vec<&str> = subject.operations().iter().map(|op| op.name).collect();
-            println!("{:<20} {}\n{:<20} operations: {}", registration.name, subject.type_name(), "", ops.join(", "));
-        } else {
-            println!("{}", registration.name);
+            if let Some(registration) = smallscope::api::find_subject(name) {
+                let subject = registration.subject();
+                let ops: Vec<&str> = subject.operations().iter().map(|op| op.name).collect();
+                println!("{:<28} type {}; operations: {}", "", subject.type_name(), ops.join(", "));
+            }
         }
     }
     Ok(())

@@ -36,8 +36,25 @@ fn list_names_every_built_in_subject() {
     let dir = tempfile::tempdir().unwrap();
     let output = smallscope(&["list"], dir.path());
     assert!(output.status.success());
-    let names: Vec<String> = String::from_utf8(output.stdout).unwrap().lines().map(str::to_owned).collect();
-    for name in ["sll", "dll", "sorted-list", "ncl", "bst", "avl", "rbt", "binheap", "rbt-bug-fixup", "ncl-bug-cache"] {
+    // One line per subject: its name, then its engines.
+    let names: Vec<String> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| l.split_whitespace().next().unwrap().to_owned())
+        .collect();
+    for name in [
+        "sll",
+        "dll",
+        "sorted-list",
+        "ncl",
+        "bst",
+        "avl",
+        "rbt",
+        "binheap",
+        "rbt-bug-fixup",
+        "ncl-bug-cache",
+        "binary-tree",
+    ] {
         assert!(names.iter().any(|n| n == name), "{name} missing from {names:?}");
     }
 }
@@ -187,4 +204,24 @@ fn omitting_fields_changes_state_matching_as_in_the_paper() {
     let keyless = count("bst", "new,add", &["--omit", "Node.key"]);
     assert!(keyless <= (0..=4).map(catalan).sum::<u64>(), "{keyless}");
     assert!(keyless < count("bst", "new,add", &[]), "{keyless}");
+}
+
+#[test]
+fn korat_json_summary_has_the_contract_fields() {
+    let dir = tempfile::tempdir().unwrap();
+    for threads in ["1", "2"] {
+        let output =
+            smallscope(&["korat", "binary-tree", "--scope", "8", "--threads", threads, "--format", "json"], dir.path());
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let summary: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(summary["subject"], "binary-tree");
+        assert_eq!(summary["engine"], "korat");
+        assert_eq!(summary["scope"], 8);
+        // Korat 1.0's published BinaryTree(8): 1 430 found, 54 418 explored.
+        assert_eq!(summary["structures"], 1430);
+        assert_eq!(summary["explored"], 54418);
+        assert!(summary["seconds"].as_f64().unwrap() >= 0.0);
+    }
+    assert!(refused(&["korat", "no-such-model", "--scope", "3"]).contains("binary-tree"));
+    assert!(refused(&["korat", "binary-tree", "--scope", "0"]).contains("scope must be at least 1"));
 }

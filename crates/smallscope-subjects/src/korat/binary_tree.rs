@@ -52,3 +52,5 @@ fn reach<'c>(child: Option<NodeView<'c>>, visited: &mut Vec<NodeView<'c>>, work:
         None => true,
     }
 }
+
+smallscope::korat_subject!("binary-tree", BinaryTree, rep_ok = rep_ok);

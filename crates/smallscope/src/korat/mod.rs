@@ -40,11 +40,13 @@
 //! ```
 
 mod candidate;
+mod registry;
 mod search;
 mod space;
 
 pub use candidate::{Array, ArrayView, Bounds, Candidate, FieldType, IntoDomain, Model, Ref, NULL_VALUE};
-pub use search::{search, search_parallel, Invariants, SearchStats};
+pub use registry::{find_korat_subject, registered_korat_subjects, KoratRegistration};
+pub use search::{search, search_parallel, search_with, Invariants, SearchOptions, SearchStats};
 pub use smallscope_macros::Korat;
 pub use space::{ClassDecl, ClassId, FieldDecl, FieldKind, SlotDomain, Space, SpaceBuilder};
 
@@ -66,6 +68,24 @@ pub fn from_fn<T: Model>(rep_ok: for<'c> fn(T::View<'c>) -> bool) -> impl Invari
         }
     }
     FromFn::<T>(rep_ok)
+}
+
+/// Invariants with Korat+'s equivalence classes: `eq_class` is run, with its
+/// reads logged, on every valid candidate.
+pub fn with_eq_class<T: Model>(
+    rep_ok: for<'c> fn(T::View<'c>) -> bool,
+    eq_class: for<'c> fn(T::View<'c>) -> u64,
+) -> impl Invariants {
+    struct WithEqClass<T: Model>(for<'c> fn(T::View<'c>) -> bool, for<'c> fn(T::View<'c>) -> u64);
+    impl<T: Model> Invariants for WithEqClass<T> {
+        fn rep_ok(&self, candidate: &Candidate) -> bool {
+            (self.0)(T::view(candidate, 0, 0))
+        }
+        fn eq_class(&self, candidate: &Candidate) -> Option<u64> {
+            Some((self.1)(T::view(candidate, 0, 0)))
+        }
+    }
+    WithEqClass::<T>(rep_ok, eq_class)
 }
 
 /// Counts the valid candidates of model `T` at bound `n`.

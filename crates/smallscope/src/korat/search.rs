@@ -16,6 +16,22 @@ pub struct SearchStats {
     /// Candidates `rep_ok` was run on.
     pub explored: u64,
     pub seconds: f64,
+    /// The equivalence classes covered, when the invariants define `eq_class`.
+    pub classes: std::collections::BTreeSet<u64>,
+}
+
+/// How to search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Korat+: skip candidates whose `eq_class` fields are unchanged since
+    /// the last valid one. Without it, classes are still recorded.
+    pub prune_eq_classes: bool,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions { prune_eq_classes: true }
+    }
 }
 
 /// What the search calls on each candidate.
@@ -36,14 +52,20 @@ pub trait Invariants {
 /// (`nonIsoMax`), so no two isomorphic candidates are both visited. When
 /// `rep_ok` holds, the reachable fields it did not read are added, so
 /// that no valid candidate is missed.
-pub fn search(
+pub fn search(space: Arc<Space>, invariants: &dyn Invariants, found: &mut dyn FnMut(&Candidate)) -> SearchStats {
+    search_with(space, invariants, SearchOptions::default(), found)
+}
+
+/// [`search`] with options.
+pub fn search_with(
     space: Arc<Space>,
     invariants: &dyn Invariants,
+    options: SearchOptions,
     found: &mut dyn FnMut(&Candidate),
 ) -> SearchStats {
     let started = Instant::now();
     let mut candidate = Candidate::new(space);
-    let mut stats = search_subtree(&mut candidate, 0, invariants, found);
+    let mut stats = search_subtree(&mut candidate, 0, invariants, options, found);
     stats.seconds = started.elapsed().as_secs_f64();
     stats
 }
@@ -54,6 +76,7 @@ fn search_subtree(
     candidate: &mut Candidate,
     frozen: usize,
     invariants: &dyn Invariants,
+    options: SearchOptions,
     found: &mut dyn FnMut(&Candidate),
 ) -> SearchStats {
     let space = candidate.space_arc();
@@ -69,8 +92,11 @@ fn search_subtree(
             found(candidate);
             push_unread_reachable(&space, candidate, &mut stack);
             candidate.clear_log();
-            if let Ok(Some(_class)) = run_captured(|| invariants.eq_class(candidate)) {
-                eq_fields = Some(candidate.take_log());
+            if let Ok(Some(class)) = run_captured(|| invariants.eq_class(candidate)) {
+                stats.classes.insert(class);
+                if options.prune_eq_classes {
+                    eq_fields = Some(candidate.take_log());
+                }
             }
         }
         // Fields below `frozen` belong to the subtree's definition.
@@ -101,6 +127,7 @@ struct Subtree {
 pub fn search_parallel<F, R>(
     space: Arc<Space>,
     invariants: &(dyn Invariants + Sync),
+    options: SearchOptions,
     threads: usize,
     found: F,
 ) -> (SearchStats, Vec<R>)
@@ -120,7 +147,8 @@ where
                 let mut candidate = Candidate::new(space.clone());
                 candidate.values_mut().copy_from_slice(&part.values);
                 let mut out = Vec::new();
-                let stats = search_subtree(&mut candidate, part.frozen, invariants, &mut |c| out.extend(found(c)));
+                let stats =
+                    search_subtree(&mut candidate, part.frozen, invariants, options, &mut |c| out.extend(found(c)));
                 (stats, out)
             })
             .collect()
@@ -130,6 +158,7 @@ where
     for (part, out) in results {
         stats.found += part.found;
         stats.explored += part.explored;
+        stats.classes.extend(part.classes);
         all.extend(out);
     }
     stats.seconds = started.elapsed().as_secs_f64();
