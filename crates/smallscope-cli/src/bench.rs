@@ -31,6 +31,18 @@ pub struct BenchArgs {
 enum BenchKind {
     /// BEAPI configurations at growing scopes (paper Table 2), then the bst targets.
     Beapi(BeapiBench),
+    /// Korat on its benchmark models: found, explored, seconds, candidates per second.
+    Korat(KoratBench),
+}
+
+#[derive(clap::Args)]
+struct KoratBench {
+    /// `subject:from-to` items, separated by commas.
+    #[arg(long, value_delimiter = ',', default_value = "binary-tree:10-14,search-tree:8-10,red-black-tree:9-11")]
+    runs: Vec<String>,
+    /// Threads per search (0: all cores).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
 }
 
 #[derive(clap::Args)]
@@ -126,7 +138,10 @@ fn measure(subject: &str, scope: u32, extra: &[String], limit: f64, memory_mb: u
 }
 
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
-    let BenchKind::Beapi(bench) = &args.kind;
+    let bench = match &args.kind {
+        BenchKind::Beapi(bench) => bench,
+        BenchKind::Korat(bench) => return korat_table(bench),
+    };
     if !(bench.limit.is_finite() && bench.limit > 0.0) {
         bail!(crate::BadInput(format!("--limit must be a positive number of seconds, not {}", bench.limit)));
     }
@@ -230,6 +245,54 @@ fn targets(bench: &BeapiBench) -> anyhow::Result<()> {
             peak,
             if measured.finished { "" } else { " (did not finish)" }
         );
+    }
+    Ok(())
+}
+
+/// `subject:from-to` → (subject, scopes).
+fn parse_run(item: &str) -> Result<(String, std::ops::RangeInclusive<u32>), crate::BadInput> {
+    let bad = || crate::BadInput(format!("`{item}`: write runs as subject:from-to, e.g. binary-tree:10-14"));
+    let (subject, scopes) = item.split_once(':').ok_or_else(bad)?;
+    let (from, to) = scopes.split_once('-').ok_or_else(bad)?;
+    let from: u32 = from.trim().parse().map_err(|_| bad())?;
+    let to: u32 = to.trim().parse().map_err(|_| bad())?;
+    if from == 0 || from > to {
+        return Err(bad());
+    }
+    Ok((subject.trim().to_owned(), from..=to))
+}
+
+fn korat_table(bench: &KoratBench) -> anyhow::Result<()> {
+    use smallscope::korat::{find_korat_subject, search_parallel, SearchOptions};
+    let runs = bench.runs.iter().map(|r| parse_run(r)).collect::<Result<Vec<_>, _>>()?;
+    for (subject, _) in &runs {
+        if find_korat_subject(subject).is_none() {
+            bail!(crate::BadInput(format!("unknown Korat subject `{subject}`")));
+        }
+    }
+    println!("Korat, stock finitizations, {} thread(s)", bench.threads);
+    println!(
+        "{:<16} {:>5} {:>12} {:>14} {:>9} {:>14}",
+        "subject", "scope", "found", "explored", "seconds", "candidates/s"
+    );
+    for (subject, scopes) in runs {
+        let registration = find_korat_subject(&subject).expect("checked above");
+        for scope in scopes {
+            let space = (registration.space)(i64::from(scope)).map_err(crate::BadInput)?;
+            let invariants = (registration.invariants)();
+            let (stats, _) =
+                search_parallel::<_, ()>(space, invariants.as_ref(), SearchOptions::default(), bench.threads, |_| None);
+            println!(
+                "{:<16} {:>5} {:>12} {:>14} {:>9.2} {:>14.0}",
+                subject,
+                scope,
+                stats.found,
+                stats.explored,
+                stats.seconds,
+                stats.explored as f64 / stats.seconds.max(1e-9)
+            );
+            std::io::stdout().flush()?;
+        }
     }
     Ok(())
 }
