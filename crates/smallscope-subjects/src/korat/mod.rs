@@ -7,6 +7,7 @@ pub mod disj_set;
 pub mod doubly_linked_list;
 pub mod fibonacci_heap;
 pub mod heap_array;
+pub mod korat_plus;
 pub mod red_black_tree;
 pub mod search_tree;
 pub mod singly_linked_list;
