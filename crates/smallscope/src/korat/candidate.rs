@@ -17,7 +17,7 @@ pub struct Candidate {
     values: Vec<u32>,
     log: RefCell<Vec<u32>>,
     /// `seen[slot] == generation`: the slot was read in this run.
-    seen: RefCell<Vec<u32>>,
+    seen: Box<[Cell<u32>]>,
     generation: Cell<u32>,
 }
 
@@ -29,7 +29,7 @@ impl Candidate {
             space,
             values: vec![0; n],
             log: RefCell::new(Vec::with_capacity(n)),
-            seen: RefCell::new(vec![0; n]),
+            seen: (0..n).map(|_| Cell::new(0)).collect(),
             generation: Cell::new(1),
         }
     }
@@ -56,11 +56,19 @@ impl Candidate {
         self.log.borrow_mut().clear();
         let next = self.generation.get().wrapping_add(1);
         if next == 0 {
-            self.seen.borrow_mut().iter_mut().for_each(|s| *s = 0);
+            self.seen.iter().for_each(|s| s.set(0));
             self.generation.set(1);
         } else {
             self.generation.set(next);
         }
+    }
+
+    /// The slots read since the log was cleared, in first-read order, into
+    /// `out` (whose buffer the log keeps for the next run).
+    pub(super) fn take_log_into(&self, out: &mut Vec<u32>) {
+        let mut log = self.log.borrow_mut();
+        out.clear();
+        std::mem::swap(&mut *log, out);
     }
 
     /// The slots read since the log was cleared, in first-read order.
@@ -70,16 +78,16 @@ impl Candidate {
 
     /// Whether `slot` was read since the log was cleared.
     pub(super) fn was_read(&self, slot: usize) -> bool {
-        self.seen.borrow()[slot] == self.generation.get()
+        self.seen[slot].get() == self.generation.get()
     }
 
     /// Reads a slot's value index, logging the first read.
     #[inline]
     pub fn read(&self, slot: usize) -> u32 {
         let generation = self.generation.get();
-        let mut seen = self.seen.borrow_mut();
-        if seen[slot] != generation {
-            seen[slot] = generation;
+        let seen = &self.seen[slot];
+        if seen.get() != generation {
+            seen.set(generation);
             self.log.borrow_mut().push(slot as u32);
         }
         self.values[slot]

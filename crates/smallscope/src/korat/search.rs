@@ -81,11 +81,12 @@ fn search_subtree(
 ) -> SearchStats {
     let space = candidate.space_arc();
     let mut stats = SearchStats::default();
+    let mut stack = Vec::new();
     loop {
         candidate.clear_log();
         let ok = run_captured(|| invariants.rep_ok(candidate)).unwrap_or(false);
         stats.explored += 1;
-        let mut stack = candidate.take_log();
+        candidate.take_log_into(&mut stack);
         let mut eq_fields = None;
         if ok {
             stats.found += 1;
@@ -100,11 +101,10 @@ fn search_subtree(
             }
         }
         // Fields below `frozen` belong to the subtree's definition.
-        let mut free = stack.split_off(frozen.min(stack.len()));
-        let prefix = stack;
+        let frozen = frozen.min(stack.len());
         let advanced = match eq_fields {
-            Some(eq_fields) => advance_past(&space, candidate.values_mut(), &prefix, &mut free, &eq_fields),
-            None => advance(&space, candidate.values_mut(), &prefix, &mut free),
+            Some(eq_fields) => advance_past(&space, candidate.values_mut(), &mut stack, frozen, &eq_fields),
+            None => advance(&space, candidate.values_mut(), &mut stack, frozen),
         };
         if !advanced {
             return stats;
@@ -228,11 +228,11 @@ fn non_iso_max(space: &Space, values: &[u32], earlier: &[u32], later: &[u32], sl
 }
 
 /// Korat's next candidate: increments the last read field that can grow.
-/// Only fields in `free` move; `prefix` (read before them) stays fixed.
-fn advance(space: &Space, values: &mut [u32], prefix: &[u32], free: &mut Vec<u32>) -> bool {
-    while let Some(slot) = free.pop() {
-        let slot = slot as usize;
-        if values[slot] < non_iso_max(space, values, prefix, free, slot) {
+/// The first `frozen` fields of the stack stay fixed.
+fn advance(space: &Space, values: &mut [u32], stack: &mut Vec<u32>, frozen: usize) -> bool {
+    while stack.len() > frozen {
+        let slot = stack.pop().expect("longer than frozen") as usize;
+        if values[slot] < non_iso_max(space, values, stack, &[], slot) {
             values[slot] += 1;
             return true;
         }
@@ -245,10 +245,10 @@ fn advance(space: &Space, values: &mut [u32], prefix: &[u32], free: &mut Vec<u32
 /// would leave every field `eq_class` read unchanged (a candidate of the
 /// class just covered), it resets those fields and advances the last field
 /// `eq_class` read instead.
-fn advance_past(space: &Space, values: &mut [u32], prefix: &[u32], stack: &mut Vec<u32>, eq_fields: &[u32]) -> bool {
+fn advance_past(space: &Space, values: &mut [u32], stack: &mut Vec<u32>, frozen: usize, eq_fields: &[u32]) -> bool {
     let before = stack.clone();
     let saved: Vec<u32> = values.to_vec();
-    if !advance(space, values, prefix, stack) {
+    if !advance(space, values, stack, frozen) {
         return false;
     }
     // The fields `advance` popped were all reset or incremented: modified.
@@ -258,9 +258,10 @@ fn advance_past(space: &Space, values: &mut [u32], prefix: &[u32], stack: &mut V
     // Undo, then skip to the last eq_class field on the stack.
     values.copy_from_slice(&saved);
     *stack = before;
-    while let Some(&top) = stack.last() {
+    while stack.len() > frozen {
+        let top = *stack.last().expect("longer than frozen");
         if eq_fields.contains(&top) {
-            return advance(space, values, prefix, stack);
+            return advance(space, values, stack, frozen);
         }
         values[top as usize] = 0;
         stack.pop();
@@ -268,45 +269,46 @@ fn advance_past(space: &Space, values: &mut [u32], prefix: &[u32], stack: &mut V
     false
 }
 
-/// Adds the fields reachable from the root that `rep_ok` did not read, in
-/// depth-first order, fields in declaration order.
+/// Adds the fields reachable from the root that `rep_ok` did not read, as
+/// Korat's `touch` does: an object's fields in declaration order, following
+/// a reference to an object not yet visited at once, before the next field;
+/// an array's length, then its elements in index order.
 fn push_unread_reachable(space: &Space, candidate: &Candidate, stack: &mut Vec<u32>) {
-    let mut visited = vec![Vec::new(); space.classes.len()];
-    for (c, class) in space.classes.iter().enumerate() {
-        visited[c] = vec![false; class.objects];
-    }
-    let mut pending = vec![(0u32, 0u32)];
     if space.classes.first().is_none_or(|c| c.objects == 0) {
         return;
     }
+    let mut visited: Vec<Vec<bool>> = space.classes.iter().map(|c| vec![false; c.objects]).collect();
     visited[0][0] = true;
-    while let Some((class, object)) = pending.pop() {
-        let decl = &space.classes[class as usize];
-        let mut next = Vec::new();
-        for (f, field) in decl.fields.iter().enumerate() {
-            let first = space.slot(class, object, f);
-            let slots: Vec<usize> = match &field.kind {
-                FieldKind::Array { .. } => {
-                    let len = candidate.peek_value(first).max(0) as usize;
-                    std::iter::once(first).chain((0..len).map(|i| first + 1 + i)).collect()
-                }
-                _ => vec![first],
-            };
-            for slot in slots {
-                if !candidate.was_read(slot) {
-                    stack.push(slot as u32);
-                }
-                if let domain @ SlotDomain::Ref { class: target, .. } = &space.slots[slot] {
-                    if let Some(o) = domain.object(candidate.values()[slot]) {
-                        if !visited[*target as usize][o as usize] {
-                            visited[*target as usize][o as usize] = true;
-                            next.push((*target, o));
-                        }
+    touch(space, candidate, stack, &mut visited, 0, 0);
+}
+
+fn touch(
+    space: &Space,
+    candidate: &Candidate,
+    stack: &mut Vec<u32>,
+    visited: &mut [Vec<bool>],
+    class: u32,
+    object: u32,
+) {
+    let decl = &space.classes[class as usize];
+    for (f, field) in decl.fields.iter().enumerate() {
+        let first = space.slot(class, object, f);
+        let len = match &field.kind {
+            FieldKind::Array { .. } => candidate.peek_value(first).max(0) as usize,
+            _ => 0,
+        };
+        for slot in std::iter::once(first).chain((0..len).map(|i| first + 1 + i)) {
+            if !candidate.was_read(slot) {
+                stack.push(slot as u32);
+            }
+            if let domain @ SlotDomain::Ref { class: target, .. } = &space.slots[slot] {
+                if let Some(o) = domain.object(candidate.values()[slot]) {
+                    if !visited[*target as usize][o as usize] {
+                        visited[*target as usize][o as usize] = true;
+                        touch(space, candidate, stack, visited, *target, o);
                     }
                 }
             }
         }
-        // Depth first, in field order.
-        pending.extend(next.into_iter().rev());
     }
 }
