@@ -68,3 +68,5 @@ pub fn rep_ok(list: DoublyLinkedListView<'_>) -> bool {
     }
     current == header && visited.len() as i64 == list.size()
 }
+
+smallscope::korat_subject!("doubly-linked-list", DoublyLinkedList, rep_ok = rep_ok);

@@ -41,3 +41,5 @@ pub fn rep_ok(heap: HeapArrayView<'_>) -> bool {
     }
     (size..array.len()).all(|i| array.get(i) == -1)
 }
+
+smallscope::korat_subject!("heap-array", HeapArray, rep_ok = rep_ok);

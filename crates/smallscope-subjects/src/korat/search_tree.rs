@@ -74,3 +74,5 @@ fn ordered(node: NodeView<'_>, min: Option<i64>, max: Option<i64>) -> bool {
     node.left().is_none_or(|left| ordered(left, min, Some(info)))
         && node.right().is_none_or(|right| ordered(right, Some(info), max))
 }
+
+smallscope::korat_subject!("search-tree", SearchTree, rep_ok = rep_ok);

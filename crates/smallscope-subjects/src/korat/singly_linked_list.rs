@@ -58,3 +58,5 @@ pub fn rep_ok(list: SinglyLinkedListView<'_>) -> bool {
     }
     visited.len() as i64 - 1 == list.size()
 }
+
+smallscope::korat_subject!("singly-linked-list", SinglyLinkedList, rep_ok = rep_ok);

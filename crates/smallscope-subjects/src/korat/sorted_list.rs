@@ -86,3 +86,5 @@ fn sorted<'c>(header: EntryView<'c>) -> bool {
     }
     true
 }
+
+smallscope::korat_subject!("sorted-list", SortedList, rep_ok = rep_ok);
