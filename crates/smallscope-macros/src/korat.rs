@@ -104,8 +104,7 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
             #[doc = #doc]
             #[inline]
             #vis fn #ident(self) -> <#ty as ::smallscope::korat::FieldType>::Out<'c> {
-                let slot = self.candidate.space().slot(self.class, self.object, #index);
-                <#ty as ::smallscope::korat::FieldType>::read(self.candidate, slot)
+                self.handle.read_field::<#ty>(#index)
             }
         });
         touches.push(quote!(let _ = &self.#ident;));
@@ -135,7 +134,7 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
                 class: ::smallscope::korat::ClassId,
                 object: u32,
             ) -> #view<'_> {
-                #view { candidate, class, object }
+                #view { handle: ::smallscope::korat::ViewHandle::new(candidate, class, object) }
             }
         }
 
@@ -151,9 +150,8 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
         #[doc = #view_doc]
         #[derive(Clone, Copy)]
         #vis struct #view<'c> {
-            candidate: &'c ::smallscope::korat::Candidate,
-            class: ::smallscope::korat::ClassId,
-            object: u32,
+            // Reads go through the handle, which logs them.
+            handle: ::smallscope::korat::ViewHandle<'c>,
         }
 
         impl<'c> #view<'c> {
@@ -162,24 +160,24 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
             /// The object's index among the objects of its class.
             #[inline]
             #vis fn object_index(self) -> u32 {
-                self.object
+                self.handle.object()
             }
         }
 
         impl ::core::cmp::PartialEq for #view<'_> {
             fn eq(&self, other: &Self) -> bool {
-                self.class == other.class && self.object == other.object
+                self.handle == other.handle
             }
         }
         impl ::core::cmp::Eq for #view<'_> {}
         impl ::core::hash::Hash for #view<'_> {
             fn hash<H: ::core::hash::Hasher>(&self, state: &mut H) {
-                (self.class, self.object).hash(state);
+                self.handle.hash(state);
             }
         }
         impl ::core::fmt::Debug for #view<'_> {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                write!(f, "{}#{}", #class_name, self.object)
+                write!(f, "{}#{}", #class_name, self.handle.object())
             }
         }
     })

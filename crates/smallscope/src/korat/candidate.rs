@@ -317,3 +317,50 @@ impl<'c, E: FieldType> ArrayView<'c, E> {
         E::read(self.candidate, self.slot + 1 + index * E::WIDTH)
     }
 }
+
+/// What a generated view holds: an object of a candidate. Its fields are
+/// private to smallscope, so code holding a view can read fields only
+/// through [`ViewHandle::read_field`], which logs the read.
+#[derive(Clone, Copy)]
+pub struct ViewHandle<'c> {
+    candidate: &'c Candidate,
+    class: ClassId,
+    object: u32,
+}
+
+impl<'c> ViewHandle<'c> {
+    /// A handle on `object` of `class`; used by generated code.
+    pub fn new(candidate: &'c Candidate, class: ClassId, object: u32) -> Self {
+        ViewHandle { candidate, class, object }
+    }
+
+    /// Reads field `field` (its declaration index) as type `F`, logging the read.
+    #[inline]
+    pub fn read_field<F: FieldType>(self, field: usize) -> F::Out<'c> {
+        let slot = self.candidate.space().slot(self.class, self.object, field);
+        F::read(self.candidate, slot)
+    }
+
+    /// The object's index among the objects of its class.
+    pub fn object(self) -> u32 {
+        self.object
+    }
+
+    pub fn class(self) -> ClassId {
+        self.class
+    }
+}
+
+impl PartialEq for ViewHandle<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.candidate, other.candidate) && self.class == other.class && self.object == other.object
+    }
+}
+
+impl Eq for ViewHandle<'_> {}
+
+impl std::hash::Hash for ViewHandle<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (self.class, self.object).hash(state);
+    }
+}

@@ -38,13 +38,30 @@
 //! let stats = korat::run::<Tree>(3, &korat::from_fn::<Tree>(rep_ok)).unwrap();
 //! assert_eq!(stats.found, 5); // Catalan(3)
 //! ```
+//!
+//! Every read goes through a view's field methods, which log it; even code
+//! in the model's own module cannot reach the candidate behind a view:
+//!
+//! ```compile_fail
+//! use smallscope::korat::{Korat, Ref};
+//!
+//! #[derive(Korat)]
+//! pub struct List { head: Option<Ref<Item>> }
+//! #[derive(Korat)]
+//! #[korat(objects = n)]
+//! pub struct Item { next: Option<Ref<Item>> }
+//!
+//! fn sneaky(list: ListView<'_>) -> bool {
+//!     list.handle.candidate.values().is_empty() // private to smallscope
+//! }
+//! ```
 
 mod candidate;
 mod registry;
 mod search;
 mod space;
 
-pub use candidate::{Array, ArrayView, Bounds, Candidate, FieldType, IntoDomain, Model, Ref, NULL_VALUE};
+pub use candidate::{Array, ArrayView, Bounds, Candidate, FieldType, IntoDomain, Model, Ref, ViewHandle, NULL_VALUE};
 pub use registry::{find_korat_subject, registered_korat_subjects, KoratRegistration};
 pub use search::{search, search_parallel, search_with, Invariants, SearchOptions, SearchStats};
 pub use smallscope_macros::Korat;
