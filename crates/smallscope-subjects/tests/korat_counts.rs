@@ -29,7 +29,9 @@ fn parallel_search_equals_sequential() {
         let stats = korat::search(space.clone(), &invariants, &mut |c| sequential.push(c.values().to_vec()));
         for threads in [1, 2, 4] {
             let (parallel, found) =
-                korat::search_parallel(space.clone(), &invariants, threads, |c| Some(c.values().to_vec()));
+                korat::search_parallel(space.clone(), &invariants, korat::SearchOptions::default(), threads, |c| {
+                    Some(c.values().to_vec())
+                });
             assert_eq!((parallel.found, parallel.explored), (stats.found, stats.explored), "n = {n}");
             assert_eq!(found, sequential, "n = {n}, {threads} threads: same candidates, same order");
         }

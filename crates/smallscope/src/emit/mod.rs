@@ -5,7 +5,9 @@
 //!   and checks its canonical form, plus an ignored test per failure witness.
 
 mod jsonl;
+mod picture;
 mod rust_tests;
 
 pub use jsonl::write_jsonl;
+pub use picture::{to_dot, to_svg, PictureError};
 pub use rust_tests::{rust_tests, type_expr, RustTestOptions};
