@@ -6,8 +6,6 @@
 //! breadth-first walk reading `left` before `right`, then `size`, so the
 //! explored counts are Korat's.
 
-use std::collections::VecDeque;
-
 use smallscope::korat::{Korat, Ref};
 
 #[derive(Korat)]
@@ -29,11 +27,14 @@ pub fn rep_ok(tree: BinaryTreeView<'_>) -> bool {
     let Some(root) = tree.root() else {
         return tree.size() == 0;
     };
-    let mut visited = vec![root];
-    let mut work = VecDeque::from([root]);
-    while let Some(current) = work.pop_front() {
+    // Breadth first: `visited` is also the queue, read from `next` on.
+    let mut visited = Vec::with_capacity(16);
+    visited.push(root);
+    let mut next = 0;
+    while let Some(&current) = visited.get(next) {
+        next += 1;
         // `right` is read only once `left` passed, as in the original.
-        if !reach(current.left(), &mut visited, &mut work) || !reach(current.right(), &mut visited, &mut work) {
+        if !reach(current.left(), &mut visited) || !reach(current.right(), &mut visited) {
             return false;
         }
     }
@@ -41,12 +42,11 @@ pub fn rep_ok(tree: BinaryTreeView<'_>) -> bool {
 }
 
 /// Adds a child to the walk; false if it was reached before.
-fn reach<'c>(child: Option<NodeView<'c>>, visited: &mut Vec<NodeView<'c>>, work: &mut VecDeque<NodeView<'c>>) -> bool {
+fn reach<'c>(child: Option<NodeView<'c>>, visited: &mut Vec<NodeView<'c>>) -> bool {
     match child {
         Some(child) if visited.contains(&child) => false,
         Some(child) => {
             visited.push(child);
-            work.push_back(child);
             true
         }
         None => true,
