@@ -138,7 +138,8 @@ where
     use rayon::prelude::*;
     let started = Instant::now();
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a thread pool");
-    let target = pool.current_num_threads() * 16;
+    // Parts are uneven (a null branch is small), so make many.
+    let target = pool.current_num_threads() * 1024;
     let parts = split(&space, invariants, target);
     let results: Vec<(SearchStats, Vec<R>)> = pool.install(|| {
         parts
@@ -170,7 +171,7 @@ where
 fn split(space: &Arc<Space>, invariants: &dyn Invariants, target: usize) -> Vec<Subtree> {
     let mut parts = vec![Subtree { values: vec![0; space.slots.len()], frozen: 0 }];
     let mut probe = Candidate::new(space.clone());
-    for _ in 0..8 {
+    for _ in 0..64 {
         if parts.len() >= target {
             break;
         }
