@@ -3,13 +3,16 @@
 //! ```text
 //! smallscope list
 //! smallscope beapi <subject> --scope N [--ints A..B] [--config FILE] [--builders auto|all|m1,m2] [--format text|json]
+//! smallscope compare <subject> --scope N [--invariant NAME] [--format text|json] [--out DIR]
 //! smallscope bench beapi [--limit SECONDS]
 //! ```
 //!
-//! Exit codes: 0 for a clean run, 1 when failures were found, 2 for bad input.
+//! Exit codes: 0 for a clean run, 1 when failures were found (for `compare`:
+//! when the sets differ), 2 for bad input.
 
 mod beapi_command;
 mod bench;
+mod compare_command;
 mod korat_command;
 mod memory;
 mod progress;
@@ -34,6 +37,8 @@ enum Command {
     Beapi(Box<beapi_command::BeapiArgs>),
     /// Bounded-exhaustive generation from an invariant (Korat, Korat+).
     Korat(korat_command::KoratArgs),
+    /// Compares the structures the API builds with those an invariant admits (BEAPI vs Korat).
+    Compare(compare_command::CompareArgs),
     /// Prints benchmark tables.
     Bench(bench::BenchArgs),
 }
@@ -70,6 +75,7 @@ fn main() -> ExitCode {
         Command::List(args) => list(&args).map(|()| ExitCode::SUCCESS),
         Command::Beapi(args) => beapi_command::run(&args),
         Command::Korat(args) => korat_command::run(&args),
+        Command::Compare(args) => compare_command::run(&args),
         Command::Bench(args) => bench::run(&args).map(|()| ExitCode::SUCCESS),
     };
     match result {
@@ -93,6 +99,9 @@ fn list(args: &ListArgs) -> anyhow::Result<()> {
     }
     for registration in smallscope::korat::registered_korat_subjects() {
         add(registration.name, "korat");
+    }
+    for registration in smallscope::compare::registered_comparisons() {
+        add(registration.name, "compare");
     }
     names.sort();
     for (name, engines) in names {

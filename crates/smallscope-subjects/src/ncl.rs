@@ -303,6 +303,31 @@ impl<V: Variant> NodeCachingLinkedList<V> {
         }
     }
 
+    /// A list from its parts, as another engine found it (a Korat candidate
+    /// made into a value): `nodes[i]` is `(value, previous, next)`, links are
+    /// indices into `nodes`, `header` and `first_cache_node` too. Nothing is
+    /// checked, so the list may break `rep_ok`; the free list is empty.
+    #[doc(hidden)]
+    pub fn from_parts(
+        nodes: Vec<(Option<i32>, Option<usize>, Option<usize>)>,
+        header: usize,
+        size: usize,
+        first_cache_node: Option<usize>,
+        cache_size: usize,
+        maximum_cache_size: usize,
+    ) -> Self {
+        NodeCachingLinkedList {
+            nodes: nodes.into_iter().map(|(value, previous, next)| Node { value, previous, next }).collect(),
+            header,
+            size,
+            first_cache_node,
+            cache_size,
+            maximum_cache_size,
+            free: Vec::new(),
+            variant: PhantomData,
+        }
+    }
+
     /// The values, first to last.
     pub fn to_vec(&self) -> Vec<i32> {
         self.forward().filter_map(|n| self.nodes[n].value).collect()

@@ -259,6 +259,29 @@ impl<V: Variant> RedBlackTree<V> {
 }
 
 impl<V: Variant> RedBlackTree<V> {
+    /// A tree from its parts, as another engine found it (a Korat candidate
+    /// made into a value): `nodes[i]` is `(key, color, left, right, parent)`,
+    /// links are indices into `nodes`, `root` too. Nothing is checked, so the
+    /// tree may break `rep_ok`; the free list is empty.
+    #[doc(hidden)]
+    #[allow(clippy::type_complexity)]
+    pub fn from_parts(
+        nodes: Vec<(i32, Color, Option<usize>, Option<usize>, Option<usize>)>,
+        root: Option<usize>,
+        size: usize,
+    ) -> Self {
+        RedBlackTree {
+            nodes: nodes
+                .into_iter()
+                .map(|(key, color, left, right, parent)| Node { key, color, left, right, parent })
+                .collect(),
+            root,
+            size,
+            free: Vec::new(),
+            variant: PhantomData,
+        }
+    }
+
     /// Keys in increasing order.
     pub fn to_vec(&self) -> Vec<i32> {
         let mut out = Vec::with_capacity(self.size);

@@ -37,3 +37,20 @@ fn parallel_search_equals_sequential() {
         }
     }
 }
+
+#[test]
+fn reading_fields_when_a_candidate_is_found_changes_nothing() {
+    // DoublyLinkedList's rep_ok leaves the entries' elements unread: the
+    // search must still add them, whatever the callback reads.
+    use smallscope_subjects::korat::doubly_linked_list::{self, DoublyLinkedList};
+    let invariants = korat::from_fn::<DoublyLinkedList>(doubly_linked_list::rep_ok);
+    let space = korat::space::<DoublyLinkedList>(3).unwrap();
+    let plain = korat::search(space.clone(), &invariants, &mut |_| {});
+    // Read every slot of each valid candidate, as a materializer might.
+    let reading = korat::search(space.clone(), &invariants, &mut |c| {
+        for slot in 0..c.space().slots.len() {
+            c.read(slot);
+        }
+    });
+    assert_eq!((reading.found, reading.explored), (plain.found, plain.explored));
+}

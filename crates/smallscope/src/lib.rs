@@ -36,6 +36,7 @@ extern crate self as smallscope;
 pub mod api;
 pub mod beapi;
 pub mod builders;
+pub mod compare;
 pub mod emit;
 mod error;
 pub mod heap;

@@ -3,6 +3,7 @@
 
 pub mod binary_tree;
 pub mod binomial_heap;
+pub mod compare_models;
 pub mod disj_set;
 pub mod doubly_linked_list;
 pub mod fibonacci_heap;

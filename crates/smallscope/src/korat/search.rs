@@ -90,8 +90,9 @@ fn search_subtree(
         let mut eq_fields = None;
         if ok {
             stats.found += 1;
-            found(candidate);
             push_unread_reachable(&space, candidate, &mut stack);
+            // After the stack is complete: what `found` reads changes nothing.
+            found(candidate);
             candidate.clear_log();
             if let Ok(Some(class)) = run_captured(|| invariants.eq_class(candidate)) {
                 stats.classes.insert(class);
