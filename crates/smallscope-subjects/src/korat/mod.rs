@@ -3,7 +3,9 @@
 
 pub mod binary_tree;
 pub mod binomial_heap;
+pub mod compare_lists;
 pub mod compare_models;
+pub mod compare_trees;
 pub mod disj_set;
 pub mod doubly_linked_list;
 pub mod fibonacci_heap;
