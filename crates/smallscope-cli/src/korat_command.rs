@@ -13,7 +13,10 @@ pub struct KoratArgs {
     pub subject: String,
     /// The bound n of the subject's stock finitization `fin(n)`.
     #[arg(long)]
-    pub scope: u32,
+    pub scope: Option<u32>,
+    /// A TOML file in the `beapi` format; its `scope` is used when --scope is not given.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<std::path::PathBuf>,
     /// Threads for the search (0: all cores). Results equal the sequential search's.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
@@ -29,11 +32,19 @@ pub fn run(args: &KoratArgs) -> anyhow::Result<ExitCode> {
         let known: Vec<&str> = registered_korat_subjects().iter().map(|r| r.name).collect();
         BadInput(format!("unknown Korat subject `{}`; known Korat subjects: {}", args.subject, known.join(", ")))
     })?;
-    if args.scope == 0 {
+    let file_scope = match &args.config {
+        Some(path) => smallscope::beapi::ConfigFile::load(path).map_err(BadInput::from)?.scope,
+        None => None,
+    };
+    let scope = args
+        .scope
+        .or(file_scope)
+        .ok_or_else(|| BadInput("give a scope: --scope N (or `scope = N` in the config file)".into()))?;
+    if scope == 0 {
         return Err(BadInput("scope must be at least 1 (got 0)".into()).into());
     }
-    let space = (registration.space)(i64::from(args.scope))
-        .map_err(|e| BadInput(format!("finitization of `{}` at scope {}: {e}", args.subject, args.scope)))?;
+    let space = (registration.space)(i64::from(scope))
+        .map_err(|e| BadInput(format!("finitization of `{}` at scope {scope}: {e}", args.subject)))?;
     let invariants = (registration.invariants)();
     let options = SearchOptions { prune_eq_classes: !args.no_eq_pruning };
     // Only the counts are reported, so no candidate is kept.
@@ -44,7 +55,7 @@ pub fn run(args: &KoratArgs) -> anyhow::Result<ExitCode> {
             serde_json::json!({
                 "subject": args.subject,
                 "engine": if options.prune_eq_classes && !stats.classes.is_empty() { "korat+" } else { "korat" },
-                "scope": args.scope,
+                "scope": scope,
                 "structures": stats.found,
                 "explored": stats.explored,
                 "seconds": stats.seconds,
@@ -57,7 +68,7 @@ pub fn run(args: &KoratArgs) -> anyhow::Result<ExitCode> {
             println!(
                 "smallscope korat {}: scope {}, {} fields, space of {:.3e} candidates",
                 args.subject,
-                args.scope,
+                scope,
                 space.slots.len(),
                 space.size()
             );

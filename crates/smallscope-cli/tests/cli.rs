@@ -223,5 +223,13 @@ fn korat_json_summary_has_the_contract_fields() {
         assert!(summary["seconds"].as_f64().unwrap() >= 0.0);
     }
     assert!(refused(&["korat", "no-such-model", "--scope", "3"]).contains("binary-tree"));
+    // The scope can come from the same TOML file `beapi` reads.
+    let path = dir.path().join("korat.toml");
+    std::fs::write(&path, "scope = 4\n").unwrap();
+    let output =
+        smallscope(&["korat", "binary-tree", "--config", path.to_str().unwrap(), "--format", "json"], dir.path());
+    let summary: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!((summary["scope"].as_u64(), summary["structures"].as_u64()), (Some(4), Some(14)));
+    assert!(refused(&["korat", "binary-tree"]).contains("--scope"));
     assert!(refused(&["korat", "binary-tree", "--scope", "0"]).contains("scope must be at least 1"));
 }
