@@ -27,10 +27,9 @@
 //! the invariant-only witnesses it builds there: those are scope artifacts,
 //! not invariant flaws.
 //!
-//! The model's view logs every field read, and the Korat search relies on
-//! that log. So candidates are materialized from [`Invariants::eq_class`],
-//! which the search runs after it has recorded what `rep_ok` read, with
-//! Korat+'s pruning off: reading more there changes nothing in the search.
+//! Candidates are materialized in the search's `found` callback, which runs
+//! after the search has recorded what `rep_ok` read: reading the candidate's
+//! fields there changes nothing in the search.
 //!
 //! Register a pairing for the command line with
 //! [`compare_subject!`](crate::compare_subject).
@@ -44,7 +43,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::api::{run_captured, Arg, Operation, Outcome, Returned, Subject};
 use crate::beapi::{BeapiConfig, BeapiReport, Builders};
 use crate::heap::{Linearizer, Schema};
-use crate::korat::{self, Candidate, Invariants, Model, SearchOptions};
+use crate::korat::{self, Model, SearchOptions};
 use crate::sequence::{Output, StepArg};
 use crate::ConfigError;
 
@@ -278,28 +277,6 @@ impl Comparison {
     }
 }
 
-/// Korat invariants that run `rep_ok`, and materialize each valid candidate
-/// from `eq_class` (see the module documentation).
-struct Collect<'a, T, M: Model> {
-    rep_ok: for<'c> fn(M::View<'c>) -> bool,
-    convert: for<'c> fn(M::View<'c>) -> T,
-    sink: std::cell::RefCell<&'a mut dyn FnMut(Result<T, String>)>,
-}
-
-impl<T, M: Model> Invariants for Collect<'_, T, M> {
-    fn rep_ok(&self, candidate: &Candidate) -> bool {
-        (self.rep_ok)(M::view(candidate, 0, 0))
-    }
-
-    fn eq_class(&self, candidate: &Candidate) -> Option<u64> {
-        let converted = run_captured(|| (self.convert)(M::view(candidate, 0, 0))).map_err(|outcome| match outcome {
-            Outcome::Panicked(panic) | Outcome::AssumeFailed(panic) => panic.to_string(),
-        });
-        (self.sink.borrow_mut())(converted);
-        None
-    }
-}
-
 /// Compares what `T`'s API builds with what `rep_ok` admits over model `M`
 /// at `scope`; `convert` turns a valid candidate (read through the root's
 /// view) into a value of `T`.
@@ -390,8 +367,15 @@ pub fn compare<T: Subject, M: Model>(
         }
     };
     let stats = {
-        let collect = Collect::<T, M> { rep_ok, convert, sink: std::cell::RefCell::new(&mut sink) };
-        korat::search_with(space, &collect, SearchOptions { prune_eq_classes: false }, &mut |_| {})
+        // Each valid candidate is materialized as it is found; reading its
+        // fields there does not change the search.
+        let invariants = korat::from_fn::<M>(rep_ok);
+        korat::search_with(space, &invariants, SearchOptions { prune_eq_classes: false }, &mut |candidate| {
+            let converted = run_captured(|| convert(M::view(candidate, 0, 0))).map_err(|outcome| match outcome {
+                Outcome::Panicked(panic) | Outcome::AssumeFailed(panic) => panic.to_string(),
+            });
+            sink(converted);
+        })
     };
     if let Some(error) = error {
         return Err(error);
