@@ -25,6 +25,10 @@ use clap::{Parser, Subcommand};
 #[derive(Parser)]
 #[command(name = "smallscope", version, about, long_about = None)]
 struct Cli {
+    /// Stop with an error when one call into the subject's code runs longer
+    /// than this many seconds (an infinite loop); 0 disables the check.
+    #[arg(long, global = true, value_name = "SECONDS", default_value_t = 60.0)]
+    call_timeout: f64,
     #[command(subcommand)]
     command: Command,
 }
@@ -71,6 +75,51 @@ impl From<smallscope::ConfigError> for BadInput {
 fn main() -> ExitCode {
     smallscope_subjects::ensure_linked();
     let cli = Cli::parse();
+    if cli.call_timeout > 0.0 && cli.call_timeout.is_finite() {
+        watch_calls(std::time::Duration::from_secs_f64(cli.call_timeout));
+    }
+    // User code runs on a thread with a large stack: deep recursion in a
+    // subject (a recursive drop of a long list) should not end the run.
+    let worker = std::thread::Builder::new()
+        .name("smallscope".into())
+        .stack_size(256 << 20)
+        .spawn(move || run(cli))
+        .expect("spawning the worker thread");
+    worker.join().unwrap_or_else(|_| {
+        eprintln!("error: smallscope itself panicked (a bug: please report it with the command line)");
+        ExitCode::from(2)
+    })
+}
+
+/// Exits with a clear error if one call into user code does not return in time.
+fn watch_calls(timeout: std::time::Duration) {
+    let tick = std::time::Duration::from_millis(250).min(timeout);
+    std::thread::spawn(move || {
+        let mut last = smallscope::api::call_watch().0;
+        let mut stuck = std::time::Duration::ZERO;
+        loop {
+            std::thread::sleep(tick);
+            let (started, in_call, operation) = smallscope::api::call_watch();
+            if in_call && started == last {
+                stuck += tick;
+                if stuck >= timeout {
+                    eprintln!(
+                        "error: a call into the subject's code (operation `{operation}`, or the invariant checked \
+                         after it) has not returned in {:.0} s: it may loop forever. Stopped; set --call-timeout \
+                         to allow longer calls.",
+                        timeout.as_secs_f64()
+                    );
+                    std::process::exit(2);
+                }
+            } else {
+                stuck = std::time::Duration::ZERO;
+                last = started;
+            }
+        }
+    });
+}
+
+fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Command::List(args) => list(&args).map(|()| ExitCode::SUCCESS),
         Command::Beapi(args) => beapi_command::run(&args),

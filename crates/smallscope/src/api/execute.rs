@@ -6,7 +6,8 @@
 
 use std::cell::{Cell, RefCell};
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::Once;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, Once};
 
 /// A panic caught while running user code.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -73,11 +74,35 @@ fn install_hook() {
     });
 }
 
+/// Calls into user code started so far, and whether one is running: a
+/// watchdog thread reads them to tell a call that never returns.
+static CALLS_STARTED: AtomicU64 = AtomicU64::new(0);
+static IN_CALL: AtomicBool = AtomicBool::new(false);
+static OPERATION: Mutex<&'static str> = Mutex::new("");
+
+/// Names the operation the following calls run, for [`call_watch`].
+pub fn set_current_operation(name: &'static str) {
+    *OPERATION.lock().unwrap_or_else(|e| e.into_inner()) = name;
+}
+
+/// A snapshot of user-code calls: how many started, whether one is running,
+/// and the operation last named. Sampled twice a while apart, an unchanged
+/// count with a call running means that call has not returned since.
+pub fn call_watch() -> (u64, bool, &'static str) {
+    let operation = *OPERATION.lock().unwrap_or_else(|e| e.into_inner());
+    (CALLS_STARTED.load(Ordering::Relaxed), IN_CALL.load(Ordering::Relaxed), operation)
+}
+
 /// Runs `f`, turning a panic into an [`Outcome`] without printing anything.
 pub fn run_captured<R>(f: impl FnOnce() -> R) -> Result<R, Outcome> {
     install_hook();
     let was = CAPTURING.with(|c| c.replace(true));
+    // Plain load and store, not a locked add: a lost update from another
+    // thread still changes the count, which is all a watchdog reads.
+    CALLS_STARTED.store(CALLS_STARTED.load(Ordering::Relaxed).wrapping_add(1), Ordering::Relaxed);
+    IN_CALL.store(true, Ordering::Relaxed);
     let result = panic::catch_unwind(AssertUnwindSafe(f));
+    IN_CALL.store(false, Ordering::Relaxed);
     CAPTURING.with(|c| c.set(was));
     result.map_err(|payload| {
         let recorded = LAST_PANIC.with(|last| last.borrow_mut().take());

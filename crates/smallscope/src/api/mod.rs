@@ -47,7 +47,7 @@ mod operation;
 mod registry;
 
 pub use arg::{Arg, Primitive};
-pub use execute::{assume_failed, run_captured, Outcome, PanicInfo};
+pub use execute::{assume_failed, call_watch, run_captured, set_current_operation, Outcome, PanicInfo};
 pub use operation::{Access, IntKind, Operation, OperationInfo, ParamKind, ReturnKind, Returned};
 pub use registry::{find_subject, registered_subjects, ErasedSubject, Registration, SubjectHandle};
 

@@ -170,6 +170,7 @@ impl<'c, T: Subject> Search<'c, T> {
 
     /// Runs `op` on every tuple of inputs that has at least one structure from `frontier`.
     fn extend_with(&mut self, op: usize, level: u32, frontier: std::ops::Range<usize>, progress: &mut dyn Progress) {
+        crate::api::set_current_operation(self.ops[op].name);
         let params = self.ops[op].params.clone();
         let subject_slots: Vec<usize> =
             (0..params.len()).filter(|&p| matches!(params[p], ParamKind::Subject(_))).collect();

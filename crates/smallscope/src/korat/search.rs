@@ -82,6 +82,7 @@ fn search_subtree(
     let space = candidate.space_arc();
     let mut stats = SearchStats::default();
     let mut stack = Vec::new();
+    crate::api::set_current_operation("rep_ok");
     loop {
         candidate.clear_log();
         let ok = run_captured(|| invariants.rep_ok(candidate)).unwrap_or(false);
