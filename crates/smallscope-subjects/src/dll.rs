@@ -285,6 +285,29 @@ impl DoublyLinkedList {
         self.forward().filter_map(|e| e.borrow().element).collect()
     }
 
+    /// A list with exactly this object graph, valid or not, for `smallscope
+    /// compare`'s conversion of Korat candidates. Entry `i` is `(element,
+    /// next, previous)`, its links indices into `entries`; `header` is the
+    /// header's index and `size` is stored as given. `next` links are strong
+    /// `Rc`s and `previous` links `Weak`s, as the API makes them, so an entry
+    /// that the `next` chain from the header does not reach is freed on
+    /// return (a back link to it is then dead), or leaks if it is on a `next`
+    /// cycle of its own. `Drop` breaks the chain from the header, whatever
+    /// its shape.
+    #[doc(hidden)]
+    pub fn from_parts(entries: Vec<(Option<i32>, Option<usize>, Option<usize>)>, header: usize, size: usize) -> Self {
+        let links: Vec<Link> = entries
+            .iter()
+            .map(|&(element, _, _)| Rc::new(RefCell::new(Entry { element, next: None, previous: None })))
+            .collect();
+        for (link, &(_, next, previous)) in links.iter().zip(&entries) {
+            let mut entry = link.borrow_mut();
+            entry.next = next.map(|i| links[i].clone());
+            entry.previous = previous.map(|i| Rc::downgrade(&links[i]));
+        }
+        DoublyLinkedList { header: links[header].clone(), size }
+    }
+
     /// Detaches every entry from the strong `next` chain, one at a time, so
     /// that the cycle through the header is broken without recursion.
     fn unlink_all(&mut self) {

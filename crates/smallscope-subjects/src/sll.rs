@@ -189,6 +189,16 @@ impl SinglyLinkedList {
     pub fn to_vec(&self) -> Vec<i32> {
         self.entries().collect()
     }
+
+    /// A list with exactly these fields, valid or not, for `smallscope
+    /// compare`'s conversion of Korat candidates: the header holds
+    /// `header_element`, then one entry per item of `elements`, front to
+    /// back, and `size` is stored as given.
+    #[doc(hidden)]
+    pub fn from_parts(header_element: Option<i32>, elements: Vec<Option<i32>>, size: usize) -> Self {
+        let next = elements.into_iter().rev().fold(None, |next, element| Some(Box::new(Entry { element, next })));
+        SinglyLinkedList { header: Box::new(Entry { element: header_element, next }), size }
+    }
 }
 
 impl Default for SinglyLinkedList {

@@ -180,6 +180,15 @@ impl SortedList {
     pub fn to_vec(&self) -> Vec<i32> {
         self.values().collect()
     }
+
+    /// A list with exactly these fields, sorted or not, for `smallscope
+    /// compare`'s conversion of Korat candidates: one node per item of
+    /// `values`, head first, and `size` stored as given.
+    #[doc(hidden)]
+    pub fn from_parts(values: Vec<i32>, size: usize) -> Self {
+        let head = values.into_iter().rev().fold(None, |next, value| Some(Box::new(Node { value, next })));
+        SortedList { head, size }
+    }
 }
 
 impl Default for SortedList {
