@@ -260,6 +260,32 @@ impl AvlTree {
     pub fn to_vec(&self) -> Vec<i32> {
         search_tree::keys_in_order(self.root.as_deref(), self.size)
     }
+
+    /// A tree from its parts, as another engine found it (a Korat candidate
+    /// made into a value): `nodes[i]` is `(key, height, left, right)`, links
+    /// are indices into `nodes`, `root` too; the nodes `root` reaches become
+    /// the tree. Nothing else is checked (heights and balance neither), so
+    /// the tree may break `rep_ok`.
+    ///
+    /// # Panics
+    /// If a link is out of bounds or a node is reached twice (a `Box` tree
+    /// cannot share nodes).
+    #[doc(hidden)]
+    #[allow(clippy::type_complexity)]
+    pub fn from_parts(nodes: Vec<(i32, i32, Option<usize>, Option<usize>)>, root: Option<usize>, size: usize) -> Self {
+        fn build(nodes: &[(i32, i32, Option<usize>, Option<usize>)], used: &mut [bool], i: usize) -> Box<Node> {
+            assert!(!std::mem::replace(&mut used[i], true), "node {i} is reached twice");
+            let (key, height, left, right) = nodes[i];
+            Box::new(Node {
+                key,
+                height,
+                left: left.map(|l| build(nodes, used, l)),
+                right: right.map(|r| build(nodes, used, r)),
+            })
+        }
+        let mut used = vec![false; nodes.len()];
+        AvlTree { root: root.map(|r| build(&nodes, &mut used, r)), size }
+    }
 }
 
 #[cfg(test)]

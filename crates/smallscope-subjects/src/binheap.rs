@@ -204,6 +204,28 @@ impl BinomialHeap {
 }
 
 impl BinomialHeap {
+    /// A heap from its parts, as another engine found it (a Korat candidate
+    /// made into a value): `nodes[i]` is `(key, degree, parent, child,
+    /// sibling)`, links are indices into `nodes`, `head` too. Nothing is
+    /// checked, so the heap may break `rep_ok`; the free list is empty.
+    #[doc(hidden)]
+    #[allow(clippy::type_complexity)]
+    pub fn from_parts(
+        nodes: Vec<(i32, usize, Option<usize>, Option<usize>, Option<usize>)>,
+        head: Option<usize>,
+        size: usize,
+    ) -> Self {
+        BinomialHeap {
+            nodes: nodes
+                .into_iter()
+                .map(|(key, degree, parent, child, sibling)| Node { key, degree, parent, child, sibling })
+                .collect(),
+            head,
+            size,
+            free: Vec::new(),
+        }
+    }
+
     /// All keys, in increasing order.
     pub fn to_sorted_vec(&self) -> Vec<i32> {
         let mut out = Vec::with_capacity(self.size);
