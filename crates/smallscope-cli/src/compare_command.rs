@@ -253,10 +253,11 @@ fn print_text(args: &CompareArgs, c: &Comparison, files: &[PictureFile]) {
         }
         let shown = shown(c, side, args.witnesses);
         let other = if side == 0 { "the invariant admits" } else { "the API builds" };
+        let kinds = Comparison::kinds(witnesses);
         println!(
-            "\n{title} ({} structures, {} kinds of difference; {} shown, fewest differences and smallest first):",
+            "\n{title} ({} structures, {kinds} kind{} of difference; {} shown, fewest differences and smallest first):",
             witnesses.len(),
-            Comparison::kinds(witnesses),
+            if kinds == 1 { "" } else { "s" },
             shown.len()
         );
         for (k, (index, witness)) in shown.into_iter().enumerate() {
