@@ -796,6 +796,34 @@ macro_rules! compare_subject {
     };
 }
 
+/// The objects reachable from `roots`, numbered breadth first, each once:
+/// `links(object)` gives an object's links in field order. A conversion
+/// uses it to give a candidate's objects arena slots, then [`index_in`] to
+/// turn links into slot indices.
+pub fn reachable_in_order<V: Copy + PartialEq>(roots: &[Option<V>], links: impl Fn(V) -> Vec<Option<V>>) -> Vec<V> {
+    let mut order: Vec<V> = Vec::new();
+    for root in roots.iter().flatten() {
+        if !order.contains(root) {
+            order.push(*root);
+        }
+    }
+    let mut next = 0;
+    while let Some(&object) = order.get(next) {
+        for link in links(object).into_iter().flatten() {
+            if !order.contains(&link) {
+                order.push(link);
+            }
+        }
+        next += 1;
+    }
+    order
+}
+
+/// The position of `object` in an order from [`reachable_in_order`].
+pub fn index_in<V: PartialEq>(order: &[V], object: Option<V>) -> Option<usize> {
+    object.map(|o| order.iter().position(|x| *x == o).expect("every reachable object is numbered"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

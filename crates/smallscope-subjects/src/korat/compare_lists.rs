@@ -24,6 +24,7 @@
 //! least): every valid list is built by appending or inserting its values,
 //! through smaller lists only, so no recheck at larger scopes is needed.
 
+use smallscope::compare::{index_in, reachable_in_order};
 use smallscope::korat::{Korat, Ref};
 
 use crate::dll::DoublyLinkedList;
@@ -169,18 +170,8 @@ pub fn dll_rep_ok(list: DllModelView<'_>) -> bool {
 /// through either link, with the same links (see
 /// [`DoublyLinkedList::from_parts`]).
 pub fn to_dll(list: DllModelView<'_>) -> DoublyLinkedList {
-    let header = list.header();
-    let mut order = vec![header];
-    let mut i = 0;
-    while i < order.len() {
-        for link in [order[i].next(), order[i].previous()].into_iter().flatten() {
-            if !order.contains(&link) {
-                order.push(link);
-            }
-        }
-        i += 1;
-    }
-    let index_of = |link: Option<DllEntryView<'_>>| link.map(|l| order.iter().position(|o| *o == l).expect("numbered"));
+    let order = reachable_in_order(&[Some(list.header())], |e| vec![e.next(), e.previous()]);
+    let index_of = |link| index_in(&order, link);
     let entries = order.iter().map(|e| (e.element().map(int), index_of(e.next()), index_of(e.previous()))).collect();
     DoublyLinkedList::from_parts(entries, 0, count(list.size()))
 }

@@ -19,6 +19,7 @@
 //!   rebalances them), so BEAPI at scope n misses them: compare with a
 //!   `remove` builder, and read the recheck at a larger scope.
 
+use smallscope::compare::{index_in, reachable_in_order};
 use smallscope::korat::{Korat, Ref};
 
 use crate::ncl::NodeCachingLinkedList;
@@ -151,41 +152,16 @@ pub fn rep_ok(list: NclModelView<'_>) -> bool {
     cached == list.cache_size() && list.cache_size() <= list.maximum_cache_size()
 }
 
-/// Numbers the nodes reachable from `roots` in breadth-first order, links
-/// first: `links(node)` gives a node's links.
-fn number<V: Copy + PartialEq>(roots: &[Option<V>], links: impl Fn(V) -> Vec<Option<V>>) -> Vec<V> {
-    let mut order: Vec<V> = roots.iter().flatten().copied().fold(Vec::new(), |mut order, v| {
-        if !order.contains(&v) {
-            order.push(v);
-        }
-        order
-    });
-    let mut i = 0;
-    while i < order.len() {
-        for link in links(order[i]).into_iter().flatten() {
-            if !order.contains(&link) {
-                order.push(link);
-            }
-        }
-        i += 1;
-    }
-    order
-}
-
-fn index_of<V: PartialEq>(order: &[V], node: Option<V>) -> Option<usize> {
-    node.map(|n| order.iter().position(|o| *o == n).expect("every reachable node is numbered"))
-}
-
 /// The list a candidate stands for: its reachable nodes in an arena. A null
 /// header (which no invariant here admits) cannot be a list: it panics.
 pub fn to_ncl(list: NclModelView<'_>) -> NodeCachingLinkedList {
     let header = list.header().expect("a NodeCachingLinkedList always has a header");
-    let order = number(&[Some(header), list.first_cache_node()], |n| vec![n.previous(), n.next()]);
+    let order = reachable_in_order(&[Some(header), list.first_cache_node()], |n| vec![n.previous(), n.next()]);
     let nodes = order
         .iter()
         .map(|n| {
             let value = n.value().map(|v| i32::try_from(v).expect("values are small"));
-            (value, index_of(&order, n.previous()), index_of(&order, n.next()))
+            (value, index_in(&order, n.previous()), index_in(&order, n.next()))
         })
         .collect();
     let count = |v: i64| usize::try_from(v).expect("a count is not negative");
@@ -193,7 +169,7 @@ pub fn to_ncl(list: NclModelView<'_>) -> NodeCachingLinkedList {
         nodes,
         0,
         count(list.size()),
-        index_of(&order, list.first_cache_node()),
+        index_in(&order, list.first_cache_node()),
         count(list.cache_size()),
         count(list.maximum_cache_size()),
     )
@@ -297,17 +273,17 @@ fn ordered(node: RbtNodeView<'_>, low: Option<i64>, high: Option<i64>) -> bool {
 
 /// The tree a candidate stands for: its reachable nodes in an arena.
 pub fn to_rbt(tree: RbtModelView<'_>) -> RedBlackTree {
-    let order = number(&[tree.root()], |n| vec![n.left(), n.right(), n.parent()]);
+    let order = reachable_in_order(&[tree.root()], |n| vec![n.left(), n.right(), n.parent()]);
     let nodes = order
         .iter()
         .map(|n| {
             let key = i32::try_from(n.key()).expect("keys are small");
             let color = if n.color() == RED { Color::Red } else { Color::Black };
-            (key, color, index_of(&order, n.left()), index_of(&order, n.right()), index_of(&order, n.parent()))
+            (key, color, index_in(&order, n.left()), index_in(&order, n.right()), index_in(&order, n.parent()))
         })
         .collect();
     let size = usize::try_from(tree.size()).expect("a size is not negative");
-    RedBlackTree::from_parts(nodes, index_of(&order, tree.root()), size)
+    RedBlackTree::from_parts(nodes, index_in(&order, tree.root()), size)
 }
 
 smallscope::compare_subject!(

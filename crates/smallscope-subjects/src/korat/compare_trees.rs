@@ -20,36 +20,12 @@
 //!   of degree k has children of degrees k-1, .., 0 along `child` then
 //!   `sibling`). Keys may repeat. The sets are equal.
 
+use smallscope::compare::{index_in, reachable_in_order};
 use smallscope::korat::{Korat, Ref};
 
 use crate::avl::AvlTree;
 use crate::binheap::BinomialHeap;
 use crate::bst::BinarySearchTree;
-
-/// Numbers the nodes reachable from `roots` in breadth-first order:
-/// `links(node)` gives a node's links.
-fn number<V: Copy + PartialEq>(roots: &[Option<V>], links: impl Fn(V) -> Vec<Option<V>>) -> Vec<V> {
-    let mut order: Vec<V> = Vec::new();
-    for root in roots.iter().flatten() {
-        if !order.contains(root) {
-            order.push(*root);
-        }
-    }
-    let mut i = 0;
-    while i < order.len() {
-        for link in links(order[i]).into_iter().flatten() {
-            if !order.contains(&link) {
-                order.push(link);
-            }
-        }
-        i += 1;
-    }
-    order
-}
-
-fn index_of<V: PartialEq>(order: &[V], node: Option<V>) -> Option<usize> {
-    node.map(|n| order.iter().position(|o| *o == n).expect("every reachable node is numbered"))
-}
 
 /// How many nodes `root` reaches through `left` and `right` if they form a
 /// tree (no node reached twice, as the subjects' `Box`es cannot share);
@@ -127,10 +103,10 @@ fn bst_ordered(node: BstNodeView<'_>, low: Option<i64>, high: Option<i64>) -> bo
 
 /// The tree a candidate stands for.
 pub fn to_bst(tree: BstModelView<'_>) -> BinarySearchTree {
-    let order = number(&[tree.root()], |n| vec![n.left(), n.right()]);
+    let order = reachable_in_order(&[tree.root()], |n| vec![n.left(), n.right()]);
     let nodes =
-        order.iter().map(|n| (small(n.key()), index_of(&order, n.left()), index_of(&order, n.right()))).collect();
-    BinarySearchTree::from_parts(nodes, index_of(&order, tree.root()), count(tree.size()))
+        order.iter().map(|n| (small(n.key()), index_in(&order, n.left()), index_in(&order, n.right()))).collect();
+    BinarySearchTree::from_parts(nodes, index_in(&order, tree.root()), count(tree.size()))
 }
 
 smallscope::compare_subject!(
@@ -211,12 +187,12 @@ fn avl_ordered(node: AvlNodeView<'_>, low: Option<i64>, high: Option<i64>) -> bo
 
 /// The tree a candidate stands for.
 pub fn to_avl(tree: AvlModelView<'_>) -> AvlTree {
-    let order = number(&[tree.root()], |n| vec![n.left(), n.right()]);
+    let order = reachable_in_order(&[tree.root()], |n| vec![n.left(), n.right()]);
     let nodes = order
         .iter()
-        .map(|n| (small(n.key()), small(n.height()), index_of(&order, n.left()), index_of(&order, n.right())))
+        .map(|n| (small(n.key()), small(n.height()), index_in(&order, n.left()), index_in(&order, n.right())))
         .collect();
-    AvlTree::from_parts(nodes, index_of(&order, tree.root()), count(tree.size()))
+    AvlTree::from_parts(nodes, index_in(&order, tree.root()), count(tree.size()))
 }
 
 smallscope::compare_subject!(
@@ -308,20 +284,20 @@ fn binomial_tree<'c>(x: BinheapNodeView<'c>, visited: &mut Vec<BinheapNodeView<'
 
 /// The heap a candidate stands for: its reachable nodes in an arena.
 pub fn to_binheap(heap: BinheapModelView<'_>) -> BinomialHeap {
-    let order = number(&[heap.head()], |n| vec![n.parent(), n.child(), n.sibling()]);
+    let order = reachable_in_order(&[heap.head()], |n| vec![n.parent(), n.child(), n.sibling()]);
     let nodes = order
         .iter()
         .map(|n| {
             (
                 small(n.key()),
                 count(n.degree()),
-                index_of(&order, n.parent()),
-                index_of(&order, n.child()),
-                index_of(&order, n.sibling()),
+                index_in(&order, n.parent()),
+                index_in(&order, n.child()),
+                index_in(&order, n.sibling()),
             )
         })
         .collect();
-    BinomialHeap::from_parts(nodes, index_of(&order, heap.head()), count(heap.size()))
+    BinomialHeap::from_parts(nodes, index_in(&order, heap.head()), count(heap.size()))
 }
 
 smallscope::compare_subject!(
