@@ -255,19 +255,11 @@ smallscope::compare_subject!(
 
 #[cfg(test)]
 mod tests {
-    use smallscope::compare::{compare, CompareOptions, Comparison, Verdict};
-    use smallscope::Builders;
+    use smallscope::compare::{compare, Comparison, Verdict};
 
     use super::*;
 
-    fn options(builders: &[&str]) -> CompareOptions {
-        CompareOptions {
-            builders: Builders::Named(builders.iter().map(|b| b.to_string()).collect()),
-            recheck: 0,
-            pictures: 1,
-            ..CompareOptions::default()
-        }
-    }
+    use crate::testing::compare_options as options;
 
     fn assert_equal(c: &Comparison, scope: u32, expected: usize) {
         assert_eq!(

@@ -300,18 +300,10 @@ smallscope::compare_subject!(
 #[cfg(test)]
 mod tests {
     use smallscope::compare::{compare, CompareOptions, Comparison, Verdict};
-    use smallscope::Builders;
 
     use super::*;
 
-    fn options(builders: &[&str]) -> CompareOptions {
-        CompareOptions {
-            builders: Builders::Named(builders.iter().map(|b| b.to_string()).collect()),
-            recheck: 0,
-            pictures: 1,
-            ..CompareOptions::default()
-        }
-    }
+    use crate::testing::compare_options as options;
 
     fn ncl(scope: u32, invariant: for<'c> fn(NclModelView<'c>) -> bool) -> Comparison {
         compare::<NodeCachingLinkedList, NclModel>(scope, invariant, to_ncl, &options(&["new", "add", "remove_first"]))

@@ -310,20 +310,13 @@ smallscope::compare_subject!(
 
 #[cfg(test)]
 mod tests {
-    use smallscope::compare::{compare, CompareOptions, Comparison, Verdict};
+    use smallscope::compare::{compare, Comparison, Verdict};
     use smallscope::korat::Model;
-    use smallscope::{Builders, Subject};
+    use smallscope::Subject;
 
     use super::*;
 
-    fn options(builders: &[&str]) -> CompareOptions {
-        CompareOptions {
-            builders: Builders::Named(builders.iter().map(|b| b.to_string()).collect()),
-            recheck: 0,
-            pictures: 1,
-            ..CompareOptions::default()
-        }
-    }
+    use crate::testing::compare_options as options;
 
     /// Asserts the sets are equal at scopes 1..=4, one candidate per
     /// structure; returns (|SA|, |SR|, |both|) per scope.

@@ -28,3 +28,14 @@ pub(crate) fn assert_rejects_miscount<T: Subject + Clone>(valid: &T, count: impl
         });
     }
 }
+
+/// Comparison options for the compare models' tests: these builders, no
+/// recheck at larger scopes, one picture.
+pub(crate) fn compare_options(builders: &[&str]) -> smallscope::compare::CompareOptions {
+    smallscope::compare::CompareOptions {
+        builders: smallscope::Builders::Named(builders.iter().map(|b| b.to_string()).collect()),
+        recheck: 0,
+        pictures: 1,
+        ..smallscope::compare::CompareOptions::default()
+    }
+}
