@@ -3,6 +3,7 @@
 //! ```text
 //! smallscope list
 //! smallscope beapi <subject> --scope N [--ints A..B] [--config FILE] [--builders auto|all|m1,m2] [--format text|json]
+//! smallscope random <subject> (--time-limit 10s | --sequences N) --seed S [--out DIR] [--format text|json]
 //! smallscope compare <subject> --scope N [--invariant NAME] [--format text|json] [--out DIR]
 //! smallscope bench beapi [--limit SECONDS]
 //! ```
@@ -16,6 +17,7 @@ mod compare_command;
 mod korat_command;
 mod memory;
 mod progress;
+mod random_command;
 
 use std::process::ExitCode;
 
@@ -41,6 +43,8 @@ enum Command {
     Beapi(Box<beapi_command::BeapiArgs>),
     /// Bounded-exhaustive generation from an invariant (Korat, Korat+).
     Korat(korat_command::KoratArgs),
+    /// Directed random testing: random call sequences, checked by contracts (Randoop).
+    Random(Box<random_command::RandomArgs>),
     /// Compares the structures the API builds with those an invariant admits (BEAPI vs Korat).
     Compare(compare_command::CompareArgs),
     /// Prints benchmark tables.
@@ -124,6 +128,7 @@ fn run(cli: Cli) -> ExitCode {
         Command::List(args) => list(&args).map(|()| ExitCode::SUCCESS),
         Command::Beapi(args) => beapi_command::run(&args),
         Command::Korat(args) => korat_command::run(&args),
+        Command::Random(args) => random_command::run(&args),
         Command::Compare(args) => compare_command::run(&args),
         Command::Bench(args) => bench::run(&args).map(|()| ExitCode::SUCCESS),
     };
@@ -145,6 +150,7 @@ fn list(args: &ListArgs) -> anyhow::Result<()> {
     };
     for registration in smallscope::api::registered_subjects() {
         add(registration.name, "beapi");
+        add(registration.name, "random");
     }
     for registration in smallscope::korat::registered_korat_subjects() {
         add(registration.name, "korat");

@@ -12,6 +12,8 @@ pub struct Bar {
     level: u32,
     /// Stop the run when resident memory passes this many bytes.
     memory_limit: Option<u64>,
+    /// Words for a random run instead of BEAPI's levels.
+    random: bool,
 }
 
 impl Bar {
@@ -19,7 +21,12 @@ impl Bar {
         // indicatif draws nothing when standard error is not a terminal.
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
         bar.set_style(ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}").expect("valid template"));
-        Bar { bar, level: 0, memory_limit }
+        Bar { bar, level: 0, memory_limit, random: false }
+    }
+
+    /// A bar for `smallscope random`: sequences and failure groups.
+    pub fn for_random(memory_limit: Option<u64>) -> Self {
+        Bar { random: true, ..Bar::new(memory_limit) }
     }
 
     pub fn finish(&self) {
@@ -33,7 +40,12 @@ impl Progress for Bar {
         self.bar.set_message(format!("level {level}: extending {frontier} structures"));
     }
     fn tick(&mut self, explored: u64, structures: usize) -> ControlFlow<String> {
-        self.bar.set_message(format!("level {}: {explored} sequences explored, {structures} structures", self.level));
+        if self.random {
+            self.bar.set_message(format!("{explored} sequences executed, {structures} failure groups"));
+        } else {
+            self.bar
+                .set_message(format!("level {}: {explored} sequences explored, {structures} structures", self.level));
+        }
         self.bar.tick();
         match (self.memory_limit, resident_memory_bytes()) {
             (Some(limit), Some(used)) if used > limit => {

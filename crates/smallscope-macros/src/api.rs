@@ -163,7 +163,13 @@ fn wrap(ret: &Ret, value: TokenStream) -> TokenStream {
     match ret {
         Ret::Unit => quote!({ let _ = #value; ::smallscope::api::Returned::Unit }),
         Ret::Subject => quote!(::smallscope::api::Returned::Subject(#value)),
-        Ret::Value => quote!(::smallscope::api::Returned::value(&#value, render)),
+        Ret::Value => quote!({
+            let __value = #value;
+            #[allow(unused_imports)]
+            use ::smallscope::api::__private::probe::{NoInt as _, ViaInt as _};
+            let __int = (&&::smallscope::api::__private::probe::IntProbe(&__value)).smallscope_int();
+            ::smallscope::api::Returned::value(&__value, render, __int)
+        }),
     }
 }
 
@@ -355,6 +361,9 @@ pub fn expand(args: TokenStream, mut item: ItemImpl) -> syn::Result<TokenStream>
             })
             .collect()
     };
+    let concrete: Vec<&Type> =
+        if args.register.is_empty() { vec![&*item.self_ty] } else { args.register.iter().map(|(_, ty)| ty).collect() };
+    let std_traits: Vec<TokenStream> = concrete.iter().map(|ty| std_traits_impl(ty)).collect();
     let item_tokens = item.to_token_stream();
     Ok(quote! {
         #item_tokens
@@ -375,5 +384,29 @@ pub fn expand(args: TokenStream, mut item: ItemImpl) -> syn::Result<TokenStream>
 
         #checks
         #(#registrations)*
+        #(#std_traits)*
     })
+}
+
+/// `StdTraits` for one concrete type, answered by autoref specialization
+/// (which only works where the type is concrete, not in a generic impl).
+fn std_traits_impl(ty: &Type) -> TokenStream {
+    quote! {
+        impl ::smallscope::api::StdTraits for #ty {
+            fn std_traits() -> ::smallscope::api::StdTraitTable<Self> {
+                #[allow(unused_imports)]
+                use ::smallscope::api::__private::probe::*;
+                let probe = &&Probe::<Self>::new();
+                ::smallscope::api::StdTraitTable {
+                    clone: probe.clone_fn(),
+                    partial_eq: probe.partial_eq_fn(),
+                    is_eq: probe.is_eq(),
+                    hash: probe.hash_fn(),
+                    partial_ord: probe.partial_ord_fn(),
+                    ord: probe.ord_fn(),
+                    debug: probe.debug_fn(),
+                }
+            }
+        }
+    }
 }

@@ -18,6 +18,9 @@
 //!
 //! No planted bug.
 
+use std::cmp::Ordering;
+use std::hash::{Hash, Hasher};
+
 use smallscope::Heap;
 
 use crate::search_tree::{self, BinaryNode};
@@ -236,7 +239,8 @@ impl AvlTree {
 
     /// Removes and returns the largest key.
     pub fn remove_max(&mut self) -> Result<i32, NoSuchElement> {
-        let key = self.max()?;
+        // A path call: `self.max()` on `&mut Self` would pick `Ord::max`.
+        let key = Self::max(self)?;
         self.remove(key);
         Ok(key)
     }
@@ -288,6 +292,36 @@ impl AvlTree {
     }
 }
 
+/// Two trees are equal when they hold the same keys (their in-order
+/// [`to_vec`](AvlTree::to_vec)s are equal), whatever their shapes and stored heights.
+impl PartialEq for AvlTree {
+    fn eq(&self, other: &Self) -> bool {
+        self.to_vec() == other.to_vec()
+    }
+}
+
+impl Eq for AvlTree {}
+
+/// Hashes the in-order key sequence, exactly what `==` compares.
+impl Hash for AvlTree {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.to_vec().hash(state);
+    }
+}
+
+impl PartialOrd for AvlTree {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Lexicographic on the in-order key sequences, as `Vec<i32>` orders them.
+impl Ord for AvlTree {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.to_vec().cmp(&other.to_vec())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -310,8 +344,8 @@ mod tests {
                     7 => assert_eq!(t.remove_min().ok(), m.pop_first()),
                     8 => assert_eq!(t.remove_max().ok(), m.pop_last()),
                     9 => {
-                        assert_eq!(t.min().ok(), m.first().copied());
-                        assert_eq!(t.max().ok(), m.last().copied());
+                        assert_eq!(AvlTree::min(&t).ok(), m.first().copied());
+                        assert_eq!(AvlTree::max(&t).ok(), m.last().copied());
                     }
                     _ => {
                         if rng.below(10) == 0 {
@@ -378,8 +412,8 @@ mod tests {
     #[test]
     fn empty_observers_are_misuse() {
         let mut t = AvlTree::new();
-        assert_eq!(t.min(), Err(NoSuchElement));
-        assert_eq!(t.max(), Err(NoSuchElement));
+        assert_eq!(AvlTree::min(&t), Err(NoSuchElement));
+        assert_eq!(AvlTree::max(&t), Err(NoSuchElement));
         assert_eq!(t.remove_min(), Err(NoSuchElement));
         assert_eq!(t.remove_max(), Err(NoSuchElement));
         assert!(!t.remove(0));

@@ -18,7 +18,30 @@
 //! root of its tree and removes that root, which is what CLRS's
 //! `DECREASE-KEY(-inf)` + `EXTRACT-MIN` amounts to.
 //!
-//! No planted bug.
+//! Equality (`PartialEq`, `Eq`, `Hash`, `PartialOrd`, `Ord`) is by the
+//! multiset of keys: two heaps are equal when their `to_sorted_vec`s are,
+//! whatever their trees look like.
+//!
+//! Planted bug (`binheap-bug-rebalance`, `BinomialHeap<RebalanceBug>`): in the
+//! rebalance after a root removal (`extract_min` and `delete` union the
+//! removed root's children back into the root list), case 3 of the
+//! consolidation (`key[x] <= key[next-x]`: `next-x` becomes the first child
+//! of `x`) links through `link_later`, which borrows both arena slots at once
+//! with `split_at_mut`, assuming that `next-x`, coming later in the root
+//! list, was also allocated later (a higher arena index) than `x`. A released
+//! child is older than the roots it meets, so it can come after a newer one:
+//! then it indexes past the end of the left half and panics (index out of
+//! bounds), four frames deep: `extract_min` → `remove_root` → `rebalance` →
+//! `link_later`. Inserts and `union` rebalance correctly. No sequence of four
+//! calls or fewer triggers it (a brute force in `tests/std_traits.rs` runs
+//! every sequence over keys `0..3`, `union` included); the shortest take five,
+//! e.g. `new() insert(0) insert(1) insert(1) extract_min()` (the B1's root 0
+//! goes, and the remaining B0 1, node 2, adopts the released child 1, node 1)
+//! or `new() insert(1) insert(2) insert(0) delete(2)`.
+
+use std::cmp::Ordering;
+use std::hash::{Hash, Hasher};
+use std::marker::PhantomData;
 
 use smallscope::Heap;
 
@@ -31,8 +54,31 @@ pub enum HeapError {
     KeyIncrease,
 }
 
+/// Selects the correct heap or a planted bug.
+pub trait Variant: Clone + std::fmt::Debug + Default + 'static {
+    /// After a root removal, case 3 of the consolidation links through `link_later`, which
+    /// panics when `next-x` sits before `x` in the arena.
+    const BUG_REBALANCE: bool;
+}
+
+/// The faithful CLRS port.
+#[derive(Clone, Debug, Default)]
+pub struct Correct;
+
+impl Variant for Correct {
+    const BUG_REBALANCE: bool = false;
+}
+
+/// Case 3 of the consolidation panics when `next-x` sits before `x` in the arena.
+#[derive(Clone, Debug, Default)]
+pub struct RebalanceBug;
+
+impl Variant for RebalanceBug {
+    const BUG_REBALANCE: bool = true;
+}
+
 #[derive(Heap, Clone, Debug, Default)]
-pub struct BinomialHeap {
+pub struct BinomialHeap<V: Variant = Correct> {
     #[heap(arena)]
     nodes: Vec<Node>,
     #[heap(index = "nodes")]
@@ -40,6 +86,8 @@ pub struct BinomialHeap {
     size: usize,
     #[heap(skip)]
     free: Vec<usize>,
+    #[heap(skip)]
+    variant: PhantomData<V>,
 }
 
 #[derive(Heap, Clone, Debug)]
@@ -56,11 +104,14 @@ struct Node {
 
 type Link = Option<usize>;
 
-#[smallscope::api(name = "binheap", rep_ok = rep_ok)]
-impl BinomialHeap {
+#[smallscope::api(
+    rep_ok = rep_ok,
+    register("binheap" = BinomialHeap<Correct>, "binheap-bug-rebalance" = BinomialHeap<RebalanceBug>)
+)]
+impl<V: Variant> BinomialHeap<V> {
     /// `MAKE-BINOMIAL-HEAP`.
     pub fn new() -> Self {
-        BinomialHeap { nodes: Vec::new(), head: None, size: 0, free: Vec::new() }
+        BinomialHeap { nodes: Vec::new(), head: None, size: 0, free: Vec::new(), variant: PhantomData }
     }
 
     /// `BINOMIAL-HEAP-INSERT`.
@@ -203,7 +254,7 @@ impl BinomialHeap {
     }
 }
 
-impl BinomialHeap {
+impl<V: Variant> BinomialHeap<V> {
     /// A heap from its parts, as another engine found it (a Korat candidate
     /// made into a value): `nodes[i]` is `(key, degree, parent, child,
     /// sibling)`, links are indices into `nodes`, `head` too. Nothing is
@@ -223,6 +274,7 @@ impl BinomialHeap {
             head,
             size,
             free: Vec::new(),
+            variant: PhantomData,
         }
     }
 
@@ -351,7 +403,7 @@ impl BinomialHeap {
         self.nodes[x].sibling = None;
         self.free.push(x);
         self.size -= 1;
-        self.union_list(rev);
+        self.rebalance(rev, V::BUG_REBALANCE);
     }
 
     /// `BINOMIAL-LINK(y, z)`: makes root `y` the first child of root `z`.
@@ -360,6 +412,18 @@ impl BinomialHeap {
         self.nodes[y].sibling = self.nodes[z].child;
         self.nodes[z].child = Some(y);
         self.nodes[z].degree += 1;
+    }
+
+    /// The planted bug's `BINOMIAL-LINK(y, z)`: the same links, made through
+    /// two mutable borrows from `split_at_mut(y)`, which assumes `z < y` (`y`
+    /// allocated after `z`). When `z > y`, `before[z]` is out of bounds.
+    fn link_later(&mut self, y: usize, z: usize) {
+        let (before, from_y) = self.nodes.split_at_mut(y);
+        let (z_node, y_node) = (&mut before[z], &mut from_y[0]);
+        y_node.parent = Some(z);
+        y_node.sibling = z_node.child;
+        z_node.child = Some(y);
+        z_node.degree += 1;
     }
 
     /// `BINOMIAL-HEAP-MERGE`: one root list of nondecreasing degree; on equal
@@ -397,6 +461,12 @@ impl BinomialHeap {
 
     /// `BINOMIAL-HEAP-UNION` of this heap's root list with the root list `other`.
     fn union_list(&mut self, other: Link) {
+        self.rebalance(other, false);
+    }
+
+    /// `BINOMIAL-HEAP-UNION`'s merge and consolidation; `buggy` links case 3
+    /// through `link_later` (the planted bug, only after a root removal).
+    fn rebalance(&mut self, other: Link, buggy: bool) {
         self.head = self.merge(self.head, other);
         let Some(mut x) = self.head else { return };
         let mut prev: Link = None;
@@ -410,7 +480,11 @@ impl BinomialHeap {
                 x = nx;
             } else if self.nodes[x].key <= self.nodes[nx].key {
                 self.nodes[x].sibling = nsib;
-                self.link(nx, x);
+                if buggy {
+                    self.link_later(nx, x);
+                } else {
+                    self.link(nx, x);
+                }
             } else {
                 match prev {
                     None => self.head = Some(nx),
@@ -424,10 +498,44 @@ impl BinomialHeap {
     }
 }
 
+/// Two heaps are equal when they hold the same multiset of keys (their
+/// [`to_sorted_vec`](BinomialHeap::to_sorted_vec)s are equal), whatever the
+/// shapes of their trees and the layout of their arenas.
+impl<V: Variant> PartialEq for BinomialHeap<V> {
+    fn eq(&self, other: &Self) -> bool {
+        self.to_sorted_vec() == other.to_sorted_vec()
+    }
+}
+
+impl<V: Variant> Eq for BinomialHeap<V> {}
+
+/// Hashes the sorted key sequence, exactly what `==` compares.
+impl<V: Variant> Hash for BinomialHeap<V> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.to_sorted_vec().hash(state);
+    }
+}
+
+impl<V: Variant> PartialOrd for BinomialHeap<V> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Lexicographic on the sorted key sequences, as `Vec<i32>` orders them.
+impl<V: Variant> Ord for BinomialHeap<V> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.to_sorted_vec().cmp(&other.to_sorted_vec())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::testing::{assert_rejects, assert_rejects_miscount, XorShift};
+
+    /// The correct heap, under its usual name.
+    type BinomialHeap = super::BinomialHeap<Correct>;
 
     /// A multiset model: a sorted `Vec`.
     fn model_remove(m: &mut Vec<i32>, k: i32) -> bool {

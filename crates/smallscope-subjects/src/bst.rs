@@ -17,6 +17,9 @@
 //!
 //! No planted bug.
 
+use std::cmp::Ordering;
+use std::hash::{Hash, Hasher};
+
 use smallscope::Heap;
 
 use crate::search_tree::{self, BinaryNode};
@@ -129,14 +132,15 @@ impl BinarySearchTree {
 
     /// Removes and returns the smallest key.
     pub fn remove_min(&mut self) -> Result<i32, NoSuchElement> {
-        let key = self.min()?;
+        // A path call: `self.min()` on `&mut Self` would pick `Ord::min`.
+        let key = Self::min(self)?;
         self.remove(key);
         Ok(key)
     }
 
     /// Removes and returns the largest key.
     pub fn remove_max(&mut self) -> Result<i32, NoSuchElement> {
-        let key = self.max()?;
+        let key = Self::max(self)?;
         self.remove(key);
         Ok(key)
     }
@@ -220,6 +224,36 @@ impl BinarySearchTree {
     }
 }
 
+/// Two trees are equal when they hold the same keys (their in-order
+/// [`to_vec`](BinarySearchTree::to_vec)s are equal), whatever their shapes.
+impl PartialEq for BinarySearchTree {
+    fn eq(&self, other: &Self) -> bool {
+        self.to_vec() == other.to_vec()
+    }
+}
+
+impl Eq for BinarySearchTree {}
+
+/// Hashes the in-order key sequence, exactly what `==` compares.
+impl Hash for BinarySearchTree {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.to_vec().hash(state);
+    }
+}
+
+impl PartialOrd for BinarySearchTree {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Lexicographic on the in-order key sequences, as `Vec<i32>` orders them.
+impl Ord for BinarySearchTree {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.to_vec().cmp(&other.to_vec())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -245,8 +279,8 @@ mod tests {
                         assert_eq!(t.ceiling(k).ok(), m.range(k..).next().copied());
                     }
                     10 => {
-                        assert_eq!(t.min().ok(), m.first().copied());
-                        assert_eq!(t.max().ok(), m.last().copied());
+                        assert_eq!(BinarySearchTree::min(&t).ok(), m.first().copied());
+                        assert_eq!(BinarySearchTree::max(&t).ok(), m.last().copied());
                     }
                     _ => {
                         if rng.below(10) == 0 {
@@ -306,8 +340,8 @@ mod tests {
     #[test]
     fn empty_observers_are_misuse() {
         let mut t = BinarySearchTree::new();
-        assert_eq!(t.min(), Err(NoSuchElement));
-        assert_eq!(t.max(), Err(NoSuchElement));
+        assert_eq!(BinarySearchTree::min(&t), Err(NoSuchElement));
+        assert_eq!(BinarySearchTree::max(&t), Err(NoSuchElement));
         assert_eq!(t.remove_min(), Err(NoSuchElement));
         assert_eq!(t.remove_max(), Err(NoSuchElement));
         assert_eq!(t.floor(3), Err(NoSuchElement));

@@ -16,11 +16,24 @@
 //! The header is an `Entry`, so at scope N a list holds at most N-1 elements
 //! and there are `sum_{k<N} N^k` structures.
 //!
-//! No planted bug.
+//! Equality (`PartialEq`, `Eq`, `Hash`, `PartialOrd`, `Ord`) is by the
+//! element sequence: two lists are equal when their `to_vec`s are.
+//!
+//! Planted bug (`dll-bug-remove`, `DoublyLinkedList<RemoveBug>`): `remove(x)`
+//! (Java's `remove(Object)`) of the *last* entry unlinks it but forgets
+//! `size -= 1`; every other removal path is correct. Afterwards `rep_ok`
+//! fails (the circle is one entry shorter than `size`) and `size()` answers
+//! one more than the correct list does, while `to_vec()` agrees. Shortest
+//! trigger, three calls: `new() add(0) remove(0)` (then `size()` is 1, not
+//! 0); with two elements `new() add(1) add(2) remove(2)`. Nothing panics
+//! afterwards: the walks are bounded by the header as well as by `size`.
 
 use std::cell::RefCell;
+use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::marker::PhantomData;
 use std::rc::{Rc, Weak};
 
 use smallscope::Heap;
@@ -30,10 +43,34 @@ pub use crate::list::ListError;
 
 type Link = Rc<RefCell<Entry>>;
 
+/// Selects the correct list or a planted bug.
+pub trait Variant: Clone + fmt::Debug + Default + 'static {
+    /// `remove(x)` of the last entry forgets `size -= 1`.
+    const BUG_REMOVE: bool;
+}
+
+/// The faithful port.
+#[derive(Clone, Debug, Default)]
+pub struct Correct;
+
+impl Variant for Correct {
+    const BUG_REMOVE: bool = false;
+}
+
+/// `remove(Object)` of the last entry leaves `size` as it was.
+#[derive(Clone, Debug, Default)]
+pub struct RemoveBug;
+
+impl Variant for RemoveBug {
+    const BUG_REMOVE: bool = true;
+}
+
 #[derive(Heap)]
-pub struct DoublyLinkedList {
+pub struct DoublyLinkedList<V: Variant = Correct> {
     header: Link,
     size: usize,
+    #[heap(skip)]
+    variant: PhantomData<V>,
 }
 
 #[derive(Heap)]
@@ -57,12 +94,15 @@ fn element_of(e: &Link) -> Result<i32, ListError> {
     e.borrow().element.ok_or(ListError::NoSuchElement)
 }
 
-#[smallscope::api(name = "dll", rep_ok = rep_ok)]
-impl DoublyLinkedList {
+#[smallscope::api(
+    rep_ok = rep_ok,
+    register("dll" = DoublyLinkedList<Correct>, "dll-bug-remove" = DoublyLinkedList<RemoveBug>)
+)]
+impl<V: Variant> DoublyLinkedList<V> {
     /// An empty list: the header, linked to itself both ways.
     pub fn new() -> Self {
         let header = Rc::new(RefCell::new(Entry { element: None, next: None, previous: None }));
-        let list = DoublyLinkedList { header, size: 0 };
+        let list = DoublyLinkedList { header, size: 0, variant: PhantomData };
         list.reset_header();
         list
     }
@@ -134,7 +174,11 @@ impl DoublyLinkedList {
     pub fn remove(&mut self, x: i32) -> bool {
         let found = self.forward().find(|e| e.borrow().element == Some(x));
         match found {
-            Some(e) => self.unlink(&e).is_ok(),
+            Some(e) => {
+                // The planted bug's path: the last entry, removed by value.
+                let forget_size = V::BUG_REMOVE && Rc::ptr_eq(&next_of(&e), &self.header);
+                self.unlink_entry(&e, forget_size).is_ok()
+            }
             None => false,
         }
     }
@@ -213,7 +257,7 @@ impl DoublyLinkedList {
     }
 }
 
-impl DoublyLinkedList {
+impl<V: Variant> DoublyLinkedList<V> {
     /// Links the header to itself both ways.
     fn reset_header(&self) {
         let mut h = self.header.borrow_mut();
@@ -236,6 +280,12 @@ impl DoublyLinkedList {
 
     /// Java's `remove(Entry)`; the header cannot be removed.
     fn unlink(&mut self, e: &Link) -> Result<i32, ListError> {
+        self.unlink_entry(e, false)
+    }
+
+    /// [`unlink`](Self::unlink), except that with `forget_size` (the planted
+    /// bug's path) `size` is left as it was.
+    fn unlink_entry(&mut self, e: &Link, forget_size: bool) -> Result<i32, ListError> {
         if Rc::ptr_eq(e, &self.header) {
             return Err(ListError::NoSuchElement);
         }
@@ -246,7 +296,9 @@ impl DoublyLinkedList {
         let mut entry = e.borrow_mut();
         entry.next = None;
         entry.previous = None;
-        self.size -= 1;
+        if !forget_size {
+            self.size -= 1;
+        }
         entry.element.ok_or(ListError::NoSuchElement)
     }
 
@@ -305,7 +357,7 @@ impl DoublyLinkedList {
             entry.next = next.map(|i| links[i].clone());
             entry.previous = previous.map(|i| Rc::downgrade(&links[i]));
         }
-        DoublyLinkedList { header: links[header].clone(), size }
+        DoublyLinkedList { header: links[header].clone(), size, variant: PhantomData }
     }
 
     /// Detaches every entry from the strong `next` chain, one at a time, so
@@ -321,13 +373,13 @@ impl DoublyLinkedList {
     }
 }
 
-impl Default for DoublyLinkedList {
+impl<V: Variant> Default for DoublyLinkedList<V> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl Drop for DoublyLinkedList {
+impl<V: Variant> Drop for DoublyLinkedList<V> {
     fn drop(&mut self) {
         self.unlink_all();
     }
@@ -335,12 +387,12 @@ impl Drop for DoublyLinkedList {
 
 /// A deep copy with the same shape. A valid list is rebuilt by appending (the
 /// engine's hot path); anything else is copied as a general object graph.
-impl Clone for DoublyLinkedList {
+impl<V: Variant> Clone for DoublyLinkedList<V> {
     fn clone(&self) -> Self {
         if !self.rep_ok() {
             return self.clone_graph();
         }
-        let mut copy = DoublyLinkedList::new();
+        let mut copy = Self::new();
         let mut last = copy.header.clone();
         for element in self.to_vec() {
             let entry = Rc::new(RefCell::new(Entry {
@@ -358,7 +410,7 @@ impl Clone for DoublyLinkedList {
     }
 }
 
-impl DoublyLinkedList {
+impl<V: Variant> DoublyLinkedList<V> {
     /// A deep copy of the object graph reachable from the header through
     /// either link, with the same shape (sharing, cycles, null and dead links).
     fn clone_graph(&self) -> Self {
@@ -392,12 +444,43 @@ impl DoublyLinkedList {
                 None => Weak::new(),
             });
         }
-        DoublyLinkedList { header: new[0].clone(), size: self.size }
+        DoublyLinkedList { header: new[0].clone(), size: self.size, variant: PhantomData }
+    }
+}
+
+/// Two lists are equal when they hold the same elements in the same order
+/// (their [`to_vec`](DoublyLinkedList::to_vec)s are equal); `size` and the
+/// entries' identities play no part.
+impl<V: Variant> PartialEq for DoublyLinkedList<V> {
+    fn eq(&self, other: &Self) -> bool {
+        self.to_vec() == other.to_vec()
+    }
+}
+
+impl<V: Variant> Eq for DoublyLinkedList<V> {}
+
+/// Hashes the element sequence, exactly what `==` compares.
+impl<V: Variant> Hash for DoublyLinkedList<V> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.to_vec().hash(state);
+    }
+}
+
+impl<V: Variant> PartialOrd for DoublyLinkedList<V> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Lexicographic on the element sequences, as `Vec<i32>` orders them.
+impl<V: Variant> Ord for DoublyLinkedList<V> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.to_vec().cmp(&other.to_vec())
     }
 }
 
 /// Prints the elements; a derived `Debug` would follow the cycle forever.
-impl fmt::Debug for DoublyLinkedList {
+impl<V: Variant> fmt::Debug for DoublyLinkedList<V> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut elements = Vec::new();
         let mut cur = self.header.borrow().next.clone();
@@ -424,6 +507,9 @@ impl fmt::Debug for Entry {
 mod tests {
     use super::*;
     use crate::testing::{assert_rejects, assert_rejects_miscount, ListModel, XorShift};
+
+    /// The correct list, under its usual name.
+    type DoublyLinkedList = super::DoublyLinkedList<Correct>;
 
     #[test]
     fn differential_against_model() {
@@ -608,5 +694,90 @@ mod tests {
         assert!(!list.rep_ok());
         // Break the cycle by hand so the test does not leak.
         third.borrow_mut().next = None;
+    }
+
+    /// `new() add(0) remove(0)`: the bug keeps `size` at 1 for an empty list.
+    #[test]
+    fn remove_bug_shows_after_add_remove() {
+        fn run<V: Variant>() -> (Vec<bool>, usize) {
+            let mut list = super::DoublyLinkedList::<V>::new();
+            let mut verdicts = vec![list.rep_ok()];
+            list.add(0);
+            verdicts.push(list.rep_ok());
+            assert!(list.remove(0));
+            verdicts.push(list.rep_ok());
+            (verdicts, list.size())
+        }
+        assert_eq!(run::<Correct>(), (vec![true, true, true], 0));
+        assert_eq!(run::<RemoveBug>(), (vec![true, true, false], 1));
+    }
+
+    /// Only `remove(x)` of the last entry is broken: other removals, and
+    /// `remove(x)` of an inner entry, behave as in the correct list.
+    #[test]
+    fn remove_bug_spares_the_other_paths() {
+        let mut list = super::DoublyLinkedList::<RemoveBug>::new();
+        for x in [1, 2, 3, 4] {
+            list.add(x);
+        }
+        assert!(list.remove(2));
+        assert_eq!(list.remove_last(), Ok(4));
+        assert_eq!(list.remove_at(1), Ok(3));
+        assert!(list.remove_last_occurrence(1));
+        list.add(5);
+        assert_eq!(list.remove_first(), Ok(5));
+        assert!(list.rep_ok());
+        assert_eq!((list.size(), list.to_vec()), (0, vec![]));
+    }
+
+    /// Past the first broken state the bug variant keeps answering without
+    /// panicking (the engines and the random tester go on calling it).
+    #[test]
+    fn remove_bug_does_not_panic_later() {
+        let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
+        let mut list = super::DoublyLinkedList::<RemoveBug>::new();
+        for _ in 0..3000 {
+            let x = rng.below(4) as i32;
+            let i = rng.below(6) as usize;
+            match rng.below(14) {
+                0 | 1 => list.add(x),
+                2 => list.add_first(x),
+                3 => {
+                    let _ = list.add_at(i, x);
+                }
+                4 => {
+                    let _ = (list.get(i), list.get_first(), list.get_last());
+                }
+                5 => {
+                    let _ = list.set(i, x);
+                }
+                6 | 7 => {
+                    list.remove(x);
+                }
+                8 => {
+                    let _ = (list.remove_first(), list.remove_last());
+                }
+                9 => {
+                    let _ = list.remove_at(i);
+                }
+                10 => {
+                    list.remove_last_occurrence(x);
+                }
+                11 => {
+                    let _ = (list.index_of(x), list.last_index_of(x), list.contains(x));
+                }
+                12 => {
+                    let copy = list.clone();
+                    assert_eq!(copy.to_vec(), list.to_vec());
+                    let _ = format!("{copy:?}");
+                }
+                _ => {
+                    if rng.below(8) == 0 {
+                        list.clear();
+                    }
+                }
+            }
+            assert!(list.to_vec().len() <= list.size());
+        }
     }
 }

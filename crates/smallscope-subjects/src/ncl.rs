@@ -20,11 +20,26 @@
 //! does not constrain the cache), which the BEAPI paper (§2) shows inflates
 //! Korat's count at scope 8 from 2.8M valid structures to 54.5M.
 //!
-//! Planted bug, registered as `ncl-bug-cache`: when an insert reuses a cached
-//! node it forgets to decrement `cache_size`. It shows after `add(x)`,
-//! `remove_first()`, `add(y)`: the cache is empty but `cache_size` is 1.
+//! Equality (`PartialEq`, `Eq`, `Hash`, `PartialOrd`, `Ord`) is by the
+//! element sequence alone: the cache, like the arena layout, is an internal
+//! detail, so two lists that went through different removals are equal when
+//! they hold the same elements in the same order.
+//!
+//! Planted bugs, each a [`Variant`]:
+//! - `ncl-bug-cache` (`NodeCachingLinkedList<CacheBug>`): when an insert
+//!   reuses a cached node it forgets to decrement `cache_size`. It shows after
+//!   `new()`, `add(x)`, `remove_first()`, `add(y)`: the cache is empty but
+//!   `cache_size` is 1, and `rep_ok` fails.
+//! - `ncl-bug-hash` (`NodeCachingLinkedList<HashBug>`): `Hash` also hashes
+//!   `cache_size`, which `==` ignores, so equal lists with different caches
+//!   hash differently (a `Hash`/`Eq` disagreement; `rep_ok` always holds).
+//!   Shortest trigger, four calls over two lists: `a = new()` and
+//!   `b = new(); b.add(0); b.remove_first()`: both are empty, so `a == b`,
+//!   but `b` caches one node and `a` none.
 
+use std::cmp::Ordering;
 use std::fmt::Debug;
+use std::hash::{Hash, Hasher};
 use std::marker::PhantomData;
 
 use smallscope::Heap;
@@ -39,6 +54,8 @@ pub const DEFAULT_MAXIMUM_CACHE_SIZE: usize = 20;
 pub trait Variant: Clone + Debug + Default + 'static {
     /// Reusing a cached node does not decrement `cache_size`.
     const BUG_CACHE: bool;
+    /// `Hash` also hashes `cache_size`, which `==` ignores.
+    const BUG_HASH: bool;
 }
 
 /// The faithful port.
@@ -47,6 +64,7 @@ pub struct Correct;
 
 impl Variant for Correct {
     const BUG_CACHE: bool = false;
+    const BUG_HASH: bool = false;
 }
 
 /// `getNodeFromCache` forgets `cacheSize--`.
@@ -55,6 +73,16 @@ pub struct CacheBug;
 
 impl Variant for CacheBug {
     const BUG_CACHE: bool = true;
+    const BUG_HASH: bool = false;
+}
+
+/// `Hash` disagrees with `Eq`: it also hashes the cache size.
+#[derive(Clone, Debug, Default)]
+pub struct HashBug;
+
+impl Variant for HashBug {
+    const BUG_CACHE: bool = false;
+    const BUG_HASH: bool = true;
 }
 
 #[derive(Heap, Clone, Debug)]
@@ -86,7 +114,11 @@ struct Node {
 
 #[smallscope::api(
     rep_ok = rep_ok,
-    register("ncl" = NodeCachingLinkedList<Correct>, "ncl-bug-cache" = NodeCachingLinkedList<CacheBug>)
+    register(
+        "ncl" = NodeCachingLinkedList<Correct>,
+        "ncl-bug-cache" = NodeCachingLinkedList<CacheBug>,
+        "ncl-bug-hash" = NodeCachingLinkedList<HashBug>
+    )
 )]
 impl<V: Variant> NodeCachingLinkedList<V> {
     /// An empty list with the default maximum cache size.
@@ -458,6 +490,41 @@ impl<V: Variant> NodeCachingLinkedList<V> {
 impl<V: Variant> Default for NodeCachingLinkedList<V> {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+/// Two lists are equal when they hold the same elements in the same order
+/// (their [`to_vec`](NodeCachingLinkedList::to_vec)s are equal); the cache,
+/// its maximum size and the arena layout play no part.
+impl<V: Variant> PartialEq for NodeCachingLinkedList<V> {
+    fn eq(&self, other: &Self) -> bool {
+        self.to_vec() == other.to_vec()
+    }
+}
+
+impl<V: Variant> Eq for NodeCachingLinkedList<V> {}
+
+/// Hashes the element sequence, exactly what `==` compares; with the planted
+/// [`HashBug`] also `cache_size`, which `==` ignores.
+impl<V: Variant> Hash for NodeCachingLinkedList<V> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.to_vec().hash(state);
+        if V::BUG_HASH {
+            self.cache_size.hash(state);
+        }
+    }
+}
+
+impl<V: Variant> PartialOrd for NodeCachingLinkedList<V> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Lexicographic on the element sequences, as `Vec<i32>` orders them.
+impl<V: Variant> Ord for NodeCachingLinkedList<V> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.to_vec().cmp(&other.to_vec())
     }
 }
 

@@ -13,6 +13,9 @@
 //!
 //! No planted bug.
 
+use std::cmp::Ordering;
+use std::hash::{Hash, Hasher};
+
 use smallscope::Heap;
 
 pub use crate::list::ListError;
@@ -197,6 +200,36 @@ impl Default for SortedList {
     }
 }
 
+/// Two lists are equal when they hold the same values in the same order
+/// (their [`to_vec`](SortedList::to_vec)s are equal); `size` plays no part.
+impl PartialEq for SortedList {
+    fn eq(&self, other: &Self) -> bool {
+        self.values().eq(other.values())
+    }
+}
+
+impl Eq for SortedList {}
+
+/// Hashes the value sequence, exactly what `==` compares.
+impl Hash for SortedList {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.to_vec().hash(state);
+    }
+}
+
+impl PartialOrd for SortedList {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Lexicographic on the value sequences, as `Vec<i32>` orders them.
+impl Ord for SortedList {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.values().cmp(other.values())
+    }
+}
+
 /// Drops a chain iteratively, so long lists cannot overflow the stack.
 fn drop_chain(mut link: Option<Box<Node>>) {
     while let Some(mut node) = link {
@@ -236,8 +269,8 @@ mod tests {
                     5 => assert_eq!(list.remove_all(x), model.remove_all(x)),
                     6 => assert_eq!(list.pop_min(), model.remove_first()),
                     7 => {
-                        assert_eq!(list.min(), model.get_first());
-                        assert_eq!(list.max(), model.get_last());
+                        assert_eq!(SortedList::min(&list), model.get_first());
+                        assert_eq!(SortedList::max(&list), model.get_last());
                     }
                     8 => {
                         assert_eq!(list.contains(x), model.contains(x));

@@ -41,6 +41,7 @@ pub mod emit;
 mod error;
 pub mod heap;
 pub mod korat;
+pub mod random;
 pub mod sequence;
 
 pub use api::Subject;

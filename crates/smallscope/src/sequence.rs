@@ -166,10 +166,17 @@ impl Program {
     /// The program as Rust statements, one per line. `type_path` is the
     /// subject's type as an expression path (e.g. `my_crate::List`).
     pub fn to_rust(&self, ops: &[OperationInfo], type_path: &str) -> Vec<String> {
+        self.to_rust_observed(ops, type_path, &[])
+    }
+
+    /// Like [`Program::to_rust`], asserting that call `i` returns the value
+    /// whose `Debug` rendering is `observed[i]`, where one is given.
+    pub fn to_rust_observed(&self, ops: &[OperationInfo], type_path: &str, observed: &[Option<String>]) -> Vec<String> {
         let mutated = self.mutated_vars(ops);
         self.calls
             .iter()
-            .map(|call| {
+            .enumerate()
+            .map(|(index, call)| {
                 let op = &ops[usize::from(call.op)];
                 let mut expr = call_expr(call, op, &format!("{type_path}::"));
                 if op.fallible {
@@ -181,7 +188,10 @@ impl Program {
                         format!("let {mut_kw}s{v} = {expr};")
                     }
                     None if op.returns == crate::api::ReturnKind::Unit => format!("{expr};"),
-                    None => format!("let _ = {expr};"),
+                    None => match observed.get(index).and_then(Option::as_deref) {
+                        Some(value) => assertion(&expr, value),
+                        None => format!("let _ = {expr};"),
+                    },
                 }
             })
             .collect()
@@ -239,5 +249,21 @@ fn call_expr(call: &Call, op: &OperationInfo, prefix: &str) -> String {
     } else {
         let rest: Vec<String> = operands.collect();
         format!("{prefix}{}({})", op.name, rest.join(", "))
+    }
+}
+
+/// `assert_eq!(expr, value)` when the rendering is a Rust literal that
+/// compares with the value as it is (numbers, `bool`, `char`, strings,
+/// `Some`/`None` of those); otherwise the `Debug` renderings are compared.
+fn assertion(expr: &str, rendered: &str) -> String {
+    static LITERAL: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let literal = LITERAL.get_or_init(|| {
+        let atom = r#"-?[0-9]+(\.[0-9]+)?|true|false|'[^'\\]'|"[^"\\]*""#;
+        regex::Regex::new(&format!(r"^(None|{atom}|Some\(({atom})\))$")).expect("valid regex")
+    });
+    if literal.is_match(rendered) {
+        format!("assert_eq!({expr}, {rendered});")
+    } else {
+        format!("assert_eq!(format!(\"{{:?}}\", {expr}), {rendered:?});")
     }
 }

@@ -303,10 +303,10 @@ mod tests {
     /// live `Weak`s, with the canonical form of the one the API builds.
     #[test]
     fn dll_conversion_builds_live_back_links() {
-        let mut api = DoublyLinkedList::new();
+        let mut api: DoublyLinkedList = DoublyLinkedList::new();
         api.add(2);
         api.add(0);
-        let converted = DoublyLinkedList::from_parts(
+        let converted: DoublyLinkedList = DoublyLinkedList::from_parts(
             vec![(None, Some(1), Some(2)), (Some(2), Some(2), Some(0)), (Some(0), Some(0), Some(1))],
             0,
             2,

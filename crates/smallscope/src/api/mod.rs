@@ -45,11 +45,13 @@ mod arg;
 mod execute;
 mod operation;
 mod registry;
+mod std_traits;
 
 pub use arg::{Arg, Primitive};
 pub use execute::{assume_failed, call_watch, run_captured, set_current_operation, Outcome, PanicInfo};
-pub use operation::{Access, IntKind, Operation, OperationInfo, ParamKind, ReturnKind, Returned};
+pub use operation::{Access, AsInt, IntKind, Operation, OperationInfo, ParamKind, ReturnKind, Returned};
 pub use registry::{find_subject, registered_subjects, ErasedSubject, Registration, SubjectHandle};
+pub use std_traits::{StdTraitTable, StdTraits};
 
 use crate::heap::Heap;
 
@@ -99,4 +101,6 @@ pub mod __private {
     }
 
     pub use inventory;
+
+    pub use super::std_traits::probe;
 }

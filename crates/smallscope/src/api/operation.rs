@@ -104,16 +104,20 @@ pub enum ReturnKind {
 pub enum Returned<T> {
     Unit,
     Subject(T),
-    /// The `Debug` rendering of the value, when rendering was asked for.
-    Value(Option<String>),
+    /// Any other value: its `Debug` rendering when rendering was asked
+    /// for, and the value itself when it is an integer.
+    Value {
+        rendered: Option<String>,
+        int: Option<i64>,
+    },
     /// The method returned `Err(_)`: the caller misused the API.
     Misuse(Option<String>),
 }
 
 impl<T> Returned<T> {
     /// Wraps a returned value; used by derived code.
-    pub fn value<V: std::fmt::Debug + ?Sized>(value: &V, render: bool) -> Self {
-        Returned::Value(render.then(|| format!("{value:?}")))
+    pub fn value<V: std::fmt::Debug + ?Sized>(value: &V, render: bool, int: Option<i64>) -> Self {
+        Returned::Value { rendered: render.then(|| format!("{value:?}")), int }
     }
 
     /// Wraps an `Err`; used by derived code.
@@ -187,3 +191,20 @@ impl OperationInfo {
         self.params.iter().skip(skip).map(|p| p.complexity()).sum()
     }
 }
+
+/// An integer type whose values the random engine can reuse as arguments.
+pub trait AsInt {
+    /// The value, when it fits an `i64`.
+    fn as_int(&self) -> Option<i64>;
+}
+
+macro_rules! as_int {
+    ($($t:ty),*) => {$(
+        impl AsInt for $t {
+            fn as_int(&self) -> Option<i64> {
+                i64::try_from(*self).ok()
+            }
+        }
+    )*};
+}
+as_int!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);

@@ -2,9 +2,10 @@
 
 use std::marker::PhantomData;
 
-use super::{OperationInfo, Subject};
+use super::{OperationInfo, StdTraits, Subject};
 use crate::beapi::{BeapiConfig, BeapiReport, Progress};
 use crate::heap::Schema;
+use crate::random::{Random, RandomConfig, RandomReport};
 use crate::ConfigError;
 
 /// One registered subject: a name and a way to reach its type-erased engines.
@@ -15,7 +16,7 @@ pub struct Registration {
 
 impl Registration {
     /// Registers `T` under `name`; used by `#[smallscope::api]`.
-    pub const fn new<T: Subject>(name: &'static str) -> Self {
+    pub const fn new<T: Subject + StdTraits>(name: &'static str) -> Self {
         Registration { name, handle: erase::<T> }
     }
 
@@ -26,7 +27,7 @@ impl Registration {
 
 inventory::collect!(Registration);
 
-fn erase<T: Subject>() -> Box<dyn ErasedSubject> {
+fn erase<T: Subject + StdTraits>() -> Box<dyn ErasedSubject> {
     Box::new(SubjectHandle::<T>(PhantomData))
 }
 
@@ -38,6 +39,8 @@ pub trait ErasedSubject {
     fn schema(&self) -> Schema;
     fn has_rep_ok(&self) -> bool;
     fn beapi(&self, config: &BeapiConfig, progress: &mut dyn Progress) -> Result<BeapiReport, ConfigError>;
+    /// A random run with the standard and the registered contracts.
+    fn random(&self, config: &RandomConfig, progress: &mut dyn Progress) -> Result<RandomReport, ConfigError>;
 }
 
 /// The [`ErasedSubject`] of `T`.
@@ -55,7 +58,7 @@ impl<T: Subject> Default for SubjectHandle<T> {
     }
 }
 
-impl<T: Subject> ErasedSubject for SubjectHandle<T> {
+impl<T: Subject + StdTraits> ErasedSubject for SubjectHandle<T> {
     fn type_name(&self) -> &'static str {
         std::any::type_name::<T>()
     }
@@ -70,6 +73,9 @@ impl<T: Subject> ErasedSubject for SubjectHandle<T> {
     }
     fn beapi(&self, config: &BeapiConfig, progress: &mut dyn Progress) -> Result<BeapiReport, ConfigError> {
         crate::beapi::Beapi::<T>::with_config(config.clone()).run_with_progress(progress)
+    }
+    fn random(&self, config: &RandomConfig, progress: &mut dyn Progress) -> Result<RandomReport, ConfigError> {
+        Random::<T>::with_config(config.clone()).run_with_progress(progress)
     }
 }
 

@@ -2,12 +2,16 @@
 //!
 //! - [`write_jsonl`]: one JSON object per structure (canonical form and sequence);
 //! - [`rust_tests`]: one `#[test]` per structure that rebuilds it through the API
-//!   and checks its canonical form, plus an ignored test per failure witness.
+//!   and checks its canonical form, plus an ignored test per failure witness;
+//! - [`random_error_tests`] and [`random_regression_tests`]: the failing and the
+//!   regression tests of a random run.
 
 mod jsonl;
 mod picture;
+mod random_tests;
 mod rust_tests;
 
 pub use jsonl::write_jsonl;
 pub use picture::{to_dot, to_svg, PictureError};
+pub use random_tests::{describe, random_error_tests, random_regression_tests, RandomTestOptions};
 pub use rust_tests::{rust_tests, type_expr, RustTestOptions};

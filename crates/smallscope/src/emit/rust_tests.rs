@@ -95,7 +95,7 @@ fn test_name(program: &Program, ops: &[OperationInfo], index: usize) -> String {
     format!("structure_{index}_built_by_{}", snake(program, ops))
 }
 
-fn unique_name(taken: &mut Vec<String>, name: String) -> String {
+pub(super) fn unique_name(taken: &mut Vec<String>, name: String) -> String {
     let mut candidate = name.clone();
     let mut n = 2;
     while taken.contains(&candidate) {

@@ -1,0 +1,132 @@
+//! [`RandomConfig`]: limits, seed, domains and heuristics of a random run.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::ConfigError;
+
+/// When a value counts as "seen before" for index pruning (thesis §7.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IndexPruning {
+    /// Same canonical heap form (isomorphic object graphs): never merges two
+    /// different concrete states. The default.
+    Heap,
+    /// Equal by the type's `PartialEq` (Randoop's default), looked up through
+    /// its `Hash`. Falls back to `Heap` when the type has neither.
+    Equality,
+    /// Every value may be reused.
+    Off,
+}
+
+impl std::str::FromStr for IndexPruning {
+    type Err = ConfigError;
+    fn from_str(s: &str) -> Result<Self, ConfigError> {
+        match s {
+            "heap" => Ok(IndexPruning::Heap),
+            "equality" | "eq" => Ok(IndexPruning::Equality),
+            "off" | "none" => Ok(IndexPruning::Off),
+            other => Err(ConfigError::Invalid(format!(
+                "unknown index pruning `{other}`: expected `heap`, `equality` or `off`"
+            ))),
+        }
+    }
+}
+
+/// How a random run is bounded, seeded and steered.
+#[derive(Debug, Clone)]
+pub struct RandomConfig {
+    pub seed: u64,
+    /// Stop after this long (default 10 s when no limit is set at all).
+    pub time_limit: Option<Duration>,
+    /// Stop after executing this many new sequences.
+    pub sequence_limit: Option<u64>,
+    /// Seed values for integer parameters (Randoop's are -1, 0, 1, 10, 100).
+    pub ints: Vec<i64>,
+    pub chars: Vec<char>,
+    pub strings: Vec<Arc<str>>,
+    /// Probability of appending a chosen call several times (§7.5, `N`).
+    pub repeat_probability: f64,
+    /// Upper bound of the repetition count (§7.5, `max`). The thesis uses
+    /// 100; the default is 10, in keeping with the small scope hypothesis:
+    /// long repetitions make big values that slow every later call.
+    pub max_repeat: u32,
+    /// Longer sequences are executed but not kept for reuse.
+    pub max_length: usize,
+    pub index_pruning: IndexPruning,
+    /// Integers returned by calls are reused as arguments, unless their
+    /// magnitude is beyond this (§7.4, large numbers).
+    pub large_int_limit: i64,
+    /// Regexes: a panic whose message matches is misuse, not a failure.
+    pub misuse_panics: Vec<String>,
+    /// Shrink each failure group's smallest test (§6.1).
+    pub simplify: bool,
+    /// How many regression tests to keep (a seeded sample of the legal
+    /// sequences that observe a value).
+    pub regression_tests: usize,
+}
+
+impl Default for RandomConfig {
+    fn default() -> Self {
+        RandomConfig {
+            seed: 0,
+            time_limit: None,
+            sequence_limit: None,
+            ints: vec![-1, 0, 1, 2, 3, 10, 100],
+            chars: vec!['a', ' ', '#'],
+            strings: vec!["".into(), "hi!".into()],
+            repeat_probability: 0.1,
+            max_repeat: 10,
+            max_length: 100,
+            index_pruning: IndexPruning::Heap,
+            large_int_limit: 10_000,
+            misuse_panics: Vec::new(),
+            simplify: true,
+            regression_tests: 100,
+        }
+    }
+}
+
+/// The default time limit when neither limit is given.
+pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(10);
+
+impl RandomConfig {
+    /// Checks the settings, naming the first bad one.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if self.time_limit == Some(Duration::ZERO) {
+            return Err(ConfigError::Invalid("the time limit must be more than zero".into()));
+        }
+        if self.sequence_limit == Some(0) {
+            return Err(ConfigError::Invalid("the sequence limit must be at least 1".into()));
+        }
+        if !(0.0..=1.0).contains(&self.repeat_probability) {
+            return Err(ConfigError::Invalid(format!(
+                "the repeat probability must be between 0 and 1, not {}",
+                self.repeat_probability
+            )));
+        }
+        if self.ints.is_empty() {
+            return Err(ConfigError::Invalid("the integer domain is empty".into()));
+        }
+        if self.chars.is_empty() || self.strings.is_empty() {
+            return Err(ConfigError::Invalid("the char and string domains need at least one value".into()));
+        }
+        if self.max_length == 0 {
+            return Err(ConfigError::Invalid("the maximum sequence length must be at least 1".into()));
+        }
+        for pattern in &self.misuse_panics {
+            regex::Regex::new(pattern)
+                .map_err(|e| ConfigError::Invalid(format!("bad misuse-panic regex `{pattern}`: {e}")))?;
+        }
+        Ok(())
+    }
+
+    /// The time limit in force: the one given, or 10 s when no limit is.
+    pub fn effective_time_limit(&self) -> Option<Duration> {
+        match (self.time_limit, self.sequence_limit) {
+            (Some(t), _) => Some(t),
+            (None, Some(_)) => None,
+            (None, None) => Some(DEFAULT_TIME_LIMIT),
+        }
+    }
+}

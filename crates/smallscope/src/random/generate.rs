@@ -1,0 +1,470 @@
+//! The generation loop (thesis §5.5 and §7.5): assemble a new sequence
+//! from stored ones, reject it if made before, run it, and keep it for
+//! reuse when it is legal and made a value not seen before.
+
+use std::ops::ControlFlow;
+use std::sync::Arc;
+use std::time::Instant;
+
+use rand::{RngExt, SeedableRng};
+use rand_xorshift::XorShiftRng;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::execute::{CallResult, Executor, Failure, GroupKey, Values};
+use super::sequence::Sequence;
+use super::{IndexPruning, RandomConfig};
+use crate::api::{Access, IntKind, Operation, ParamKind, ReturnKind, StdTraitTable};
+use crate::beapi::Progress;
+use crate::heap::{Heap, Linearizer};
+use crate::sequence::{Call, Literal, Operand, Program};
+
+/// Most argument combinations tried per operation when seeding.
+const BOOTSTRAP_COMBINATIONS: usize = 64;
+
+/// A stored legal sequence, its final values and which of them may be reused.
+pub(super) struct Component<T> {
+    pub seq: Arc<Sequence>,
+    values: Values<T>,
+    pub reusable: Vec<u32>,
+}
+
+/// The smallest failing sequence of one group so far.
+pub(super) struct Group {
+    pub key: GroupKey,
+    pub count: u64,
+    /// Flattened and cut after the failing call.
+    pub smallest: Program,
+    pub failure: Failure,
+}
+
+/// Counts of one run.
+#[derive(Debug, Default, Clone, Copy)]
+pub(super) struct Counts {
+    pub executed: u64,
+    pub illegal: u64,
+    pub redundant: u64,
+    pub legal: u64,
+    pub failing: u64,
+}
+
+/// Why the loop stopped.
+pub(super) enum Stop {
+    TimeLimit,
+    SequenceLimit,
+    Interrupted(String),
+    /// No operation could ever be assembled.
+    Stuck,
+}
+
+pub(super) struct Generator<'a, T> {
+    config: &'a RandomConfig,
+    exec: Executor<'a, T>,
+    traits: StdTraitTable<T>,
+    rng: XorShiftRng,
+    /// A second stream for sampling regression tests, so that their number
+    /// does not change what is generated.
+    sample_rng: XorShiftRng,
+    pub components: Vec<Component<T>>,
+    ints: Vec<i64>,
+    int_seen: FxHashSet<i64>,
+    made: FxHashSet<u128>,
+    lin: Linearizer,
+    seen_heaps: FxHashSet<u128>,
+    seen_equal: FxHashMap<u64, Vec<Arc<T>>>,
+    pub groups: Vec<Group>,
+    group_of: FxHashMap<GroupKey, usize>,
+    pub regression_pool: Vec<Arc<Sequence>>,
+    observing: u64,
+    pub counts: Counts,
+    constructors: Vec<u16>,
+}
+
+impl<'a, T: Heap> Generator<'a, T> {
+    pub fn new(config: &'a RandomConfig, exec: Executor<'a, T>, traits: StdTraitTable<T>) -> Self {
+        let constructors =
+            exec.ops.iter().enumerate().filter(|(_, op)| op.is_constructor()).map(|(i, _)| i as u16).collect();
+        Generator {
+            config,
+            exec,
+            traits,
+            rng: XorShiftRng::seed_from_u64(config.seed),
+            sample_rng: XorShiftRng::seed_from_u64(config.seed ^ 0x5EED_5A3F_1E00_0001),
+            components: Vec::new(),
+            ints: Vec::new(),
+            int_seen: FxHashSet::default(),
+            made: FxHashSet::default(),
+            lin: Linearizer::new(None),
+            seen_heaps: FxHashSet::default(),
+            seen_equal: FxHashMap::default(),
+            groups: Vec::new(),
+            group_of: FxHashMap::default(),
+            regression_pool: Vec::new(),
+            observing: 0,
+            counts: Counts::default(),
+            constructors,
+        }
+    }
+
+    /// Generates until a limit is reached or `progress` asks to stop.
+    pub fn run(&mut self, started: Instant, progress: &mut dyn Progress) -> Stop {
+        let time_limit = self.config.effective_time_limit();
+        self.bootstrap();
+        let mut attempts_without_new = 0u32;
+        loop {
+            if let Some(limit) = self.config.sequence_limit {
+                if self.counts.executed >= limit {
+                    return Stop::SequenceLimit;
+                }
+            }
+            if self.counts.executed % 256 == 0 || attempts_without_new > 0 {
+                if time_limit.is_some_and(|t| started.elapsed() >= t) {
+                    return Stop::TimeLimit;
+                }
+                if self.counts.executed % 4096 == 0 {
+                    if let ControlFlow::Break(why) = progress.tick(self.counts.executed, self.groups.len()) {
+                        return Stop::Interrupted(why);
+                    }
+                }
+            }
+            if self.step() {
+                attempts_without_new = 0;
+            } else {
+                attempts_without_new += 1;
+                // Every sequence the generator can assemble was made already.
+                if attempts_without_new >= 100_000 {
+                    return Stop::Stuck;
+                }
+            }
+        }
+    }
+
+    /// Seeds the component set with every sequence of a constructor and at
+    /// most one more call on its value, over the seed domains. Random picks
+    /// rarely land on these short sequences once the set is large, yet they
+    /// are the best replacements when simplifying (§6.1).
+    fn bootstrap(&mut self) {
+        let ops = self.exec.ops;
+        for (index, op) in ops.iter().enumerate() {
+            if !op.is_constructor() {
+                continue;
+            }
+            for operands in self.literal_operands(&op.params, None) {
+                let call = Call { op: index as u16, operands, binds: Some(0) };
+                self.try_sequence(Vec::new(), vec![call]);
+            }
+        }
+        let roots = self.components.len();
+        for root in 0..roots {
+            for (index, op) in ops.iter().enumerate() {
+                let subjects = op.params.iter().filter(|p| matches!(p, ParamKind::Subject(_))).count();
+                if subjects != 1 || !matches!(op.params.first(), Some(ParamKind::Subject(_))) {
+                    continue;
+                }
+                let var = self.components[root].reusable[0];
+                for operands in self.literal_operands(&op.params, Some(var)) {
+                    let binds = (op.returns == ReturnKind::Subject).then_some(self.components[root].seq.vars());
+                    self.try_sequence(vec![root], vec![Call { op: index as u16, operands, binds }]);
+                }
+            }
+        }
+    }
+
+    /// Every combination of seed literals for `params` (at most
+    /// [`BOOTSTRAP_COMBINATIONS`]), with `receiver` in slot 0 when given.
+    fn literal_operands(&self, params: &[ParamKind], receiver: Option<u32>) -> Vec<Vec<Operand>> {
+        let mut combos: Vec<Vec<Operand>> = vec![Vec::new()];
+        for kind in params {
+            let choices: Vec<Operand> = match *kind {
+                ParamKind::Subject(_) => vec![Operand::Var(receiver.unwrap_or(0))],
+                ParamKind::Int(int) => self
+                    .config
+                    .ints
+                    .iter()
+                    .filter(|&&v| int.fits(v))
+                    .map(|&v| Operand::Literal(Literal::Int(v)))
+                    .collect(),
+                ParamKind::Bool => [false, true].map(|b| Operand::Literal(Literal::Bool(b))).to_vec(),
+                ParamKind::Char => self.config.chars.iter().map(|&c| Operand::Literal(Literal::Char(c))).collect(),
+                ParamKind::Str => {
+                    self.config.strings.iter().map(|s| Operand::Literal(Literal::Str(s.clone()))).collect()
+                }
+            };
+            combos = combos
+                .iter()
+                .flat_map(|prefix| {
+                    choices.iter().map(move |c| {
+                        let mut next = prefix.clone();
+                        next.push(c.clone());
+                        next
+                    })
+                })
+                .take(BOOTSTRAP_COMBINATIONS)
+                .collect();
+        }
+        combos
+    }
+
+    /// Runs the sequence `parts` + `calls` unless it was made before or a limit is reached.
+    fn try_sequence(&mut self, parts: Vec<usize>, calls: Vec<Call>) {
+        if self.config.sequence_limit.is_some_and(|limit| self.counts.executed >= limit) {
+            return;
+        }
+        let seq = Arc::new(Sequence::new(parts.iter().map(|&c| self.components[c].seq.clone()).collect(), calls));
+        if self.made.insert(seq.key()) {
+            self.counts.executed += 1;
+            self.execute(&parts, seq);
+        }
+    }
+
+    /// Assembles and runs one new sequence; false when it was made before.
+    fn step(&mut self) -> bool {
+        let Some((parts, calls)) = self.assemble() else { return false };
+        let seq = Arc::new(Sequence::new(parts.iter().map(|&c| self.components[c].seq.clone()).collect(), calls));
+        if !self.made.insert(seq.key()) {
+            self.counts.redundant += 1;
+            return false;
+        }
+        self.counts.executed += 1;
+        self.execute(&parts, seq);
+        true
+    }
+
+    /// Picks an operation and its arguments (§7.5): each subject argument is
+    /// a variable of a sequence already picked, or of a new one picked from
+    /// the component set.
+    fn assemble(&mut self) -> Option<(Vec<usize>, Vec<Call>)> {
+        let ops = self.exec.ops;
+        let mut op_index = self.rng.random_range(0..ops.len()) as u16;
+        let needs_subject = |op: &Operation<T>| op.params.iter().any(|p| matches!(p, ParamKind::Subject(_)));
+        if self.components.is_empty() && needs_subject(&ops[usize::from(op_index)]) {
+            if self.constructors.is_empty() {
+                return None;
+            }
+            op_index = self.constructors[self.rng.random_range(0..self.constructors.len())];
+        }
+        let op = &ops[usize::from(op_index)];
+        let mut parts: Vec<usize> = Vec::new();
+        let mut offsets: Vec<u32> = Vec::new();
+        let mut next_var = 0u32;
+        let mut operands = Vec::with_capacity(op.params.len());
+        let mut consumes = false;
+        for kind in &op.params {
+            let operand = match *kind {
+                ParamKind::Subject(access) => {
+                    consumes |= access == Access::Owned;
+                    let reuse = !parts.is_empty() && self.rng.random_bool(0.5);
+                    let mut chosen = None;
+                    if reuse {
+                        let p = self.rng.random_range(0..parts.len());
+                        let component = &self.components[parts[p]];
+                        let v = component.reusable[self.rng.random_range(0..component.reusable.len())];
+                        let var = offsets[p] + v;
+                        if !operands.contains(&Operand::Var(var)) {
+                            chosen = Some(var);
+                        }
+                    }
+                    let var = match chosen {
+                        Some(var) => var,
+                        None => {
+                            let c = self.rng.random_range(0..self.components.len());
+                            let component = &self.components[c];
+                            let v = component.reusable[self.rng.random_range(0..component.reusable.len())];
+                            parts.push(c);
+                            offsets.push(next_var);
+                            next_var += component.seq.vars();
+                            offsets[offsets.len() - 1] + v
+                        }
+                    };
+                    Operand::Var(var)
+                }
+                ParamKind::Int(int) => Operand::Literal(Literal::Int(self.pick_int(int))),
+                ParamKind::Bool => Operand::Literal(Literal::Bool(self.rng.random_bool(0.5))),
+                ParamKind::Char => {
+                    let chars = &self.config.chars;
+                    Operand::Literal(Literal::Char(chars[self.rng.random_range(0..chars.len())]))
+                }
+                ParamKind::Str => {
+                    let strings = &self.config.strings;
+                    Operand::Literal(Literal::Str(strings[self.rng.random_range(0..strings.len())].clone()))
+                }
+            };
+            operands.push(operand);
+        }
+        // Repetition (§7.5): sometimes the same call, several times over;
+        // only for calls that change values in place, not ones making new values.
+        let binds_result = op.returns == ReturnKind::Subject;
+        let times = if !consumes && !binds_result && self.rng.random_bool(self.config.repeat_probability) {
+            self.rng.random_range(1..=self.config.max_repeat.max(1))
+        } else {
+            1
+        };
+        let calls = (0..times)
+            .map(|i| Call { op: op_index, operands: operands.clone(), binds: binds_result.then_some(next_var + i) })
+            .collect();
+        Some((parts, calls))
+    }
+
+    /// A seed integer or, half the time, one a call returned before; it must fit `kind`.
+    fn pick_int(&mut self, kind: IntKind) -> i64 {
+        if !self.ints.is_empty() && self.rng.random_bool(0.5) {
+            let v = self.ints[self.rng.random_range(0..self.ints.len())];
+            if kind.fits(v) {
+                return v;
+            }
+        }
+        let domain = &self.config.ints;
+        let v = domain[self.rng.random_range(0..domain.len())];
+        if kind.fits(v) {
+            v
+        } else {
+            domain.iter().copied().find(|&d| kind.fits(d)).unwrap_or(0)
+        }
+    }
+
+    /// Runs the new calls of `seq` and files the result.
+    fn execute(&mut self, parts: &[usize], seq: Arc<Sequence>) {
+        let mut values: Values<T>;
+        let mut touched = Vec::new();
+        let mut all_touched: Vec<u32> = Vec::new();
+        let mut returned_ints = Vec::new();
+        let mut observes = false;
+        // Canonical-form fingerprints of touched values, latest last.
+        let mut prints: Vec<(u32, u128)> = Vec::new();
+        let new_calls = seq.own_calls();
+        let replayed;
+        let calls: &[Call] = if self.exec.clone.is_some() {
+            // The fast path: start from the parts' stored final values.
+            values = parts.iter().flat_map(|&c| self.components[c].values.iter().cloned()).collect();
+            new_calls
+        } else {
+            // Without `Clone`, a stored value cannot be shared: replay everything.
+            values = Vec::new();
+            replayed = seq.flatten();
+            &replayed.calls
+        };
+        let first_new = calls.len() - new_calls.len();
+        for (index, call) in calls.iter().enumerate() {
+            match self.exec.call(&mut values, call, false, &mut touched) {
+                CallResult::Ok { int, .. } => {
+                    if index >= first_new {
+                        all_touched.extend_from_slice(&touched);
+                        if let Some(checked) = &self.exec.checked {
+                            prints.extend_from_slice(&checked.borrow().last);
+                        }
+                        returned_ints.extend(int);
+                        observes |= self.exec.ops[usize::from(call.op)].returns == ReturnKind::Value;
+                    }
+                }
+                CallResult::Illegal => {
+                    self.counts.illegal += 1;
+                    return;
+                }
+                CallResult::Failed(failure) => {
+                    self.counts.failing += 1;
+                    self.file_failure(failure, seq);
+                    return;
+                }
+            }
+        }
+        self.counts.legal += 1;
+        for v in returned_ints {
+            if v.abs() <= self.config.large_int_limit && self.int_seen.insert(v) {
+                self.ints.push(v);
+            }
+        }
+        if observes {
+            self.sample_regression(&seq);
+        }
+        all_touched.sort_unstable();
+        all_touched.dedup();
+        let reusable: Vec<u32> =
+            all_touched.into_iter().filter(|&v| values.get(v as usize).is_some_and(|x| x.is_some())).collect();
+        let reusable: Vec<u32> = reusable
+            .into_iter()
+            .filter(|&v| {
+                let print = prints.iter().rev().find(|(var, _)| *var == v).map(|&(_, p)| p);
+                self.is_new(&values, v, print)
+            })
+            .collect();
+        if !reusable.is_empty() && seq.len() <= self.config.max_length {
+            if self.exec.clone.is_none() {
+                values.clear();
+            }
+            self.components.push(Component { seq, values, reusable });
+        }
+    }
+
+    /// Index pruning (§7.4): whether the value of `var` was not seen before.
+    /// `print` is the fingerprint of its canonical form, when known.
+    fn is_new(&mut self, values: &Values<T>, var: u32, print: Option<u128>) -> bool {
+        let value = values[var as usize].as_ref().expect("live");
+        let equality = match (self.traits.hash, self.traits.partial_eq) {
+            (Some(hash), Some(eq)) if self.config.index_pruning == IndexPruning::Equality => Some((hash, eq)),
+            _ => None,
+        };
+        match (self.config.index_pruning, equality) {
+            (IndexPruning::Off, _) => true,
+            (_, Some((hash, eq))) => {
+                let bucket = self.seen_equal.entry(hash(value)).or_default();
+                if bucket.iter().any(|seen| eq(seen, value)) {
+                    false
+                } else {
+                    bucket.push(value.clone());
+                    true
+                }
+            }
+            _ => {
+                let print = print.unwrap_or_else(|| {
+                    crate::beapi::fingerprint(self.lin.linearize(&**value).expect("no object limit"))
+                });
+                self.seen_heaps.insert(print)
+            }
+        }
+    }
+
+    /// Files a failure under its group. The fast path checks contracts only
+    /// after the new calls, so a replay from scratch says which call failed
+    /// first: that is the failure a generated test reproduces.
+    fn file_failure(&mut self, failure: Failure, seq: Arc<Sequence>) {
+        let mut program = seq.flatten();
+        let failure = match self.exec.replay(&program, false).stopped {
+            Some((index, CallResult::Failed(replayed))) => {
+                program.calls.truncate(index + 1);
+                replayed
+            }
+            _ => failure,
+        };
+        let key = failure.group_key();
+        match self.group_of.get(&key) {
+            Some(&g) => {
+                let group = &mut self.groups[g];
+                group.count += 1;
+                if program.calls.len() < group.smallest.calls.len() {
+                    group.smallest = program;
+                    group.failure = failure;
+                }
+            }
+            None => {
+                self.group_of.insert(key.clone(), self.groups.len());
+                self.groups.push(Group { key, count: 1, smallest: program, failure });
+            }
+        }
+    }
+
+    /// Reservoir sampling over legal sequences that observe a value.
+    fn sample_regression(&mut self, seq: &Arc<Sequence>) {
+        let k = self.config.regression_tests;
+        if k == 0 {
+            return;
+        }
+        self.observing += 1;
+        if self.regression_pool.len() < k {
+            self.regression_pool.push(seq.clone());
+        } else {
+            let j = self.sample_rng.random_range(0..self.observing);
+            if (j as usize) < k {
+                self.regression_pool[j as usize] = seq.clone();
+            }
+        }
+    }
+}

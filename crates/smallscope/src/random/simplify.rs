@@ -1,0 +1,230 @@
+//! Replacement-based simplification (thesis §6.1).
+//!
+//! A failing sequence from random generation is long and mostly beside the
+//! point. Simplifying keeps its failure class (same contract, same last
+//! operation, same panic location) and shrinks it in three phases:
+//! 1. **removal**: drop each call whose removal keeps the failure, from the
+//!    end backwards, until none can go;
+//! 2. **replacement**: replace the call that makes a value, together with
+//!    the calls that only fed it, by a shorter stored sequence making a value
+//!    of the same type, trying shorter and simpler (more general)
+//!    replacements first; here removal alone is stuck, because the value is
+//!    needed;
+//! 3. **literals**: replace each integer argument by a simpler one from the
+//!    domain (0 first), which makes the test easier to read.
+//!
+//! Every candidate is replayed from scratch; the failure decides.
+
+use super::execute::{Executor, GroupKey};
+use crate::api::{Access, ParamKind};
+use crate::sequence::{Call, Literal, Operand, Program};
+
+/// A stored sequence offered as a replacement: its calls and the variables
+/// it may hand over.
+pub struct Replacement {
+    pub program: Program,
+    pub vars: Vec<u32>,
+}
+
+/// Sizes before and after, for the report.
+#[derive(Debug, Clone, Copy, serde::Serialize)]
+pub struct Shrink {
+    pub before: usize,
+    pub after: usize,
+}
+
+/// How many replacements are tried for one call at most.
+const REPLACEMENTS_PER_CALL: usize = 300;
+
+pub struct Simplifier<'a, T> {
+    pub exec: &'a Executor<'a, T>,
+    pub target: GroupKey,
+    /// Ordered: shorter first, then simpler.
+    pub replacements: &'a [Replacement],
+    /// Integer literals to try, simplest first.
+    pub ints: Vec<i64>,
+}
+
+impl<T: crate::heap::Heap> Simplifier<'_, T> {
+    /// The simplified program; `program` must fail with the target class.
+    pub fn simplify(&self, program: Program) -> Program {
+        let mut program = self.keeps_failure(program.clone()).unwrap_or(program);
+        program = self.remove(program);
+        program = self.replace(program);
+        program = self.simplify_literals(program);
+        program = self.remove(program);
+        renumber(program)
+    }
+
+    /// `program`, cut after its failing call, if it still fails the same way.
+    fn keeps_failure(&self, mut program: Program) -> Option<Program> {
+        let replay = self.exec.replay(&program, false);
+        let (index, _) = replay.stopped.as_ref()?;
+        let failure = replay.failure()?;
+        if failure.group_key() != self.target {
+            return None;
+        }
+        program.calls.truncate(index + 1);
+        Some(program)
+    }
+
+    fn remove(&self, mut program: Program) -> Program {
+        loop {
+            let mut changed = false;
+            let mut index = program.calls.len().saturating_sub(1);
+            while index > 0 {
+                index -= 1;
+                if index >= program.calls.len().saturating_sub(1) {
+                    continue;
+                }
+                let bound = program.calls[index].binds;
+                if bound.is_some_and(|v| uses(&program.calls[index + 1..], v)) {
+                    continue;
+                }
+                let mut candidate = program.clone();
+                candidate.calls.remove(index);
+                if let Some(kept) = self.keeps_failure(candidate) {
+                    program = kept;
+                    changed = true;
+                }
+            }
+            if !changed {
+                return program;
+            }
+        }
+    }
+
+    /// The replacement phase. The thesis replaces the call that makes a
+    /// value; Rust APIs mostly build a value by calls that change it in
+    /// place (`new`, then `add`s), so here the placeholder is a variable *as
+    /// it is used by one call*: everything that only served to build it up
+    /// to that call goes, and a shorter stored sequence supplies the value.
+    /// After each success the scan starts again from the end; every success
+    /// makes the program shorter, so it ends.
+    fn replace(&self, mut program: Program) -> Program {
+        'restart: loop {
+            for at in (0..program.calls.len()).rev() {
+                let mut used: Vec<u32> = vars_of(&program.calls[at]).collect();
+                used.dedup();
+                for placeholder in used {
+                    if let Some(shorter) = self.replace_at(&program, at, placeholder) {
+                        program = shorter;
+                        continue 'restart;
+                    }
+                }
+            }
+            return program;
+        }
+    }
+
+    /// Tries to supply `placeholder`, as used from call `at` on, from a
+    /// shorter stored sequence; more general (shorter, simpler) ones first.
+    fn replace_at(&self, program: &Program, at: usize, placeholder: u32) -> Option<Program> {
+        let given = program.calls.iter().filter_map(|c| c.binds).max().map_or(0, |m| m + 1);
+        let mut renamed = program.clone();
+        for call in &mut renamed.calls[at..] {
+            *call = rename(call, &|v| if v == placeholder { given } else { v });
+        }
+        let kept = self.needed(&renamed);
+        let removed = program.calls.len() - kept.len();
+        let fresh = given + 1;
+        let candidates = self
+            .replacements
+            .iter()
+            .filter(|r| r.program.calls.len() < removed)
+            .flat_map(|r| r.vars.iter().map(move |&v| (r, v)))
+            .take(REPLACEMENTS_PER_CALL);
+        for (replacement, var) in candidates {
+            let mut calls: Vec<Call> = replacement.program.calls.iter().map(|c| rename(c, &|v| v + fresh)).collect();
+            let with = var + fresh;
+            calls.extend(kept.iter().map(|&i| rename(&renamed.calls[i], &|v| if v == given { with } else { v })));
+            if let Some(shorter) = self.keeps_failure(Program { calls, result: None }) {
+                return Some(shorter);
+            }
+        }
+        None
+    }
+
+    /// Indices of the calls the last call depends on: those that make or
+    /// change a variable it (transitively) uses.
+    fn needed(&self, program: &Program) -> Vec<usize> {
+        let calls = &program.calls;
+        let last = calls.len() - 1;
+        let mut needed: Vec<u32> = vars_of(&calls[last]).collect();
+        let mut keep = vec![last];
+        for i in (0..last).rev() {
+            let call = &calls[i];
+            let params = &self.exec.ops[usize::from(call.op)].params;
+            let binds_needed = call.binds.is_some_and(|v| needed.contains(&v));
+            let changes_needed = call.operands.iter().zip(params).any(|(o, p)| {
+                matches!((o, p), (Operand::Var(v), ParamKind::Subject(Access::Mut | Access::Owned)) if needed.contains(v))
+            });
+            if binds_needed || changes_needed {
+                keep.push(i);
+                needed.extend(vars_of(call));
+            }
+        }
+        keep.reverse();
+        keep
+    }
+
+    fn simplify_literals(&self, mut program: Program) -> Program {
+        for call_index in 0..program.calls.len() {
+            for operand_index in 0..program.calls[call_index].operands.len() {
+                let Operand::Literal(Literal::Int(current)) = program.calls[call_index].operands[operand_index] else {
+                    continue;
+                };
+                for &simpler in self.ints.iter().filter(|&&c| (c.abs(), c < 0) < (current.abs(), current < 0)) {
+                    let mut candidate = program.clone();
+                    candidate.calls[call_index].operands[operand_index] = Operand::Literal(Literal::Int(simpler));
+                    if let Some(kept) = self.keeps_failure(candidate) {
+                        if kept.calls.len() == program.calls.len() {
+                            program = kept;
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        program
+    }
+}
+
+fn vars_of(call: &Call) -> impl Iterator<Item = u32> + '_ {
+    call.operands.iter().filter_map(|o| match o {
+        Operand::Var(v) => Some(*v),
+        Operand::Literal(_) => None,
+    })
+}
+
+fn uses(calls: &[Call], var: u32) -> bool {
+    calls.iter().any(|c| vars_of(c).any(|v| v == var))
+}
+
+fn rename(call: &Call, f: &dyn Fn(u32) -> u32) -> Call {
+    Call {
+        op: call.op,
+        operands: call
+            .operands
+            .iter()
+            .map(|o| match o {
+                Operand::Var(v) => Operand::Var(f(*v)),
+                Operand::Literal(l) => Operand::Literal(l.clone()),
+            })
+            .collect(),
+        binds: call.binds.map(f),
+    }
+}
+
+/// Variables numbered 0, 1, .. in the order they are bound.
+pub fn renumber(program: Program) -> Program {
+    let mut map = rustc_hash::FxHashMap::default();
+    for call in &program.calls {
+        if let Some(v) = call.binds {
+            let next = map.len() as u32;
+            map.entry(v).or_insert(next);
+        }
+    }
+    let calls = program.calls.iter().map(|c| rename(c, &|v| map.get(&v).copied().unwrap_or(v))).collect();
+    Program { calls, result: program.result.map(|v| map.get(&v).copied().unwrap_or(v)) }
+}
