@@ -141,6 +141,82 @@ impl BuggySortedSet {
     }
 }
 
+/// Item counts of a small shop, with a running total. It declares no
+/// `rep_ok`: its one property lives in a user contract, [`TotalMatchesCounts`],
+/// registered below and checked by every random run on it.
+///
+/// Planted bug: `take` of an item's last unit forgets to lower the total.
+#[derive(Heap, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Inventory {
+    counts: Vec<Stock>,
+    total: u32,
+}
+
+/// Units in stock of one item.
+#[derive(Heap, Clone, Debug, PartialEq, Eq, Hash)]
+struct Stock {
+    item: u8,
+    units: u32,
+}
+
+#[smallscope::api(name = "example-inventory-bug-take")]
+impl Inventory {
+    pub fn new() -> Self {
+        Inventory::default()
+    }
+
+    /// Adds one unit of `item`.
+    pub fn put(&mut self, item: u8) {
+        match self.counts.iter_mut().find(|s| s.item == item) {
+            Some(stock) => stock.units += 1,
+            None => self.counts.push(Stock { item, units: 1 }),
+        }
+        self.total += 1;
+    }
+
+    /// Takes one unit of `item`; false if there is none.
+    pub fn take(&mut self, item: u8) -> bool {
+        let Some(at) = self.counts.iter().position(|s| s.item == item) else { return false };
+        self.counts[at].units -= 1;
+        if self.counts[at].units == 0 {
+            self.counts.remove(at); // The planted bug: the total stays.
+        } else {
+            self.total -= 1;
+        }
+        true
+    }
+
+    pub fn total(&self) -> u32 {
+        self.total
+    }
+
+    /// Units of `item` in stock.
+    pub fn count(&self, item: u8) -> u32 {
+        self.counts.iter().find(|s| s.item == item).map_or(0, |s| s.units)
+    }
+}
+
+/// A user contract, defined in this crate: `total()` is the sum of the counts.
+#[derive(Default)]
+pub struct TotalMatchesCounts;
+
+impl smallscope::random::Contract<Inventory> for TotalMatchesCounts {
+    fn name(&self) -> &str {
+        "total-matches-counts"
+    }
+
+    fn check_value(&self, inventory: &Inventory) -> Result<(), String> {
+        let sum: u32 = inventory.counts.iter().map(|s| s.units).sum();
+        if sum == inventory.total {
+            Ok(())
+        } else {
+            Err(format!("total() is {} but the counts add up to {sum}", inventory.total))
+        }
+    }
+}
+
+smallscope::register_contract!(Inventory, TotalMatchesCounts);
+
 /// The README's examples compile and pass, as doc tests of this crate.
 #[doc = include_str!("../../../README.md")]
 #[cfg(doctest)]

@@ -1,0 +1,449 @@
+//! Integration tests of directed random testing (`smallscope::random`).
+//!
+//! Expected numbers come from facts computed here: the reachable states of
+//! small subjects, and a brute force over call sequences for the shortest
+//! failing one. Sections: 1 contracts, 2 index pruning, 3 simplification,
+//! 4 determinism and emission, 5 configuration errors.
+
+#![allow(clippy::new_without_default, clippy::len_without_is_empty)]
+
+use std::collections::BTreeSet;
+use std::sync::Mutex;
+
+use smallscope::emit::{random_error_tests, random_regression_tests, RandomTestOptions};
+use smallscope::random::{Contract, IndexPruning, Random, RandomConfig, RandomReport};
+use smallscope::{ConfigError, Heap};
+
+fn run<T: smallscope::Subject + smallscope::api::StdTraits>(sequences: u64, seed: u64) -> RandomReport {
+    Random::<T>::new().sequences(sequences).seed(seed).run().unwrap()
+}
+
+fn contracts_broken(report: &RandomReport) -> BTreeSet<String> {
+    report.failure_groups.iter().map(|g| g.contract.clone()).collect()
+}
+
+// ===========================================================================
+// 1. Contracts: each standard law, broken on purpose, is reported; a type
+//    that keeps them all is not.
+// ===========================================================================
+
+/// A correct bounded counter with every standard trait.
+#[derive(Heap, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Counter {
+    n: u8,
+}
+
+#[smallscope::api(name = "test-random-counter", rep_ok = rep_ok)]
+impl Counter {
+    pub fn new() -> Self {
+        Counter { n: 0 }
+    }
+    pub fn inc(&mut self) -> Result<(), &'static str> {
+        if self.n == 5 {
+            return Err("full");
+        }
+        self.n += 1;
+        Ok(())
+    }
+    pub fn dec(&mut self) -> Result<(), &'static str> {
+        self.n = self.n.checked_sub(1).ok_or("empty")?;
+        Ok(())
+    }
+    pub fn get(&self) -> u8 {
+        self.n
+    }
+    pub fn rep_ok(&self) -> bool {
+        self.n <= 5
+    }
+}
+
+#[test]
+fn a_type_that_keeps_every_law_has_no_failures() {
+    let report = run::<Counter>(3_000, 1);
+    assert!(report.failure_groups.is_empty(), "{:?}", report.failure_groups);
+    for law in ["rep-ok", "debug-does-not-panic", "eq-reflexive", "eq-symmetric", "hash-agrees-with-eq"] {
+        assert!(report.contracts.iter().any(|c| c == law), "{law} missing from {:?}", report.contracts);
+    }
+    for law in ["clone-is-equal", "ord-consistent", "ord-transitive"] {
+        assert!(report.contracts.iter().any(|c| c == law), "{law} missing");
+    }
+}
+
+/// Breaks `Hash`/`Eq`: equality ignores `noise`, the hash does not.
+#[derive(Heap, Clone, Debug)]
+pub struct NoisyHash {
+    n: u8,
+    noise: u8,
+}
+
+impl PartialEq for NoisyHash {
+    fn eq(&self, other: &Self) -> bool {
+        self.n == other.n
+    }
+}
+impl Eq for NoisyHash {}
+impl std::hash::Hash for NoisyHash {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (self.n, self.noise).hash(state);
+    }
+}
+
+#[smallscope::api(name = "test-random-noisy-hash")]
+impl NoisyHash {
+    pub fn new() -> Self {
+        NoisyHash { n: 0, noise: 0 }
+    }
+    pub fn stir(&mut self) {
+        self.noise = self.noise.wrapping_add(1) % 3;
+    }
+}
+
+#[test]
+fn hash_that_disagrees_with_eq_is_reported() {
+    let report = run::<NoisyHash>(2_000, 2);
+    assert_eq!(contracts_broken(&report), BTreeSet::from(["hash-agrees-with-eq".to_owned()]));
+    let group = &report.failure_groups[0];
+    // Shortest: a = new(); b = new(); b.stir() (3 calls), found by the pair check.
+    assert_eq!(group.calls_after, 3, "{}", group.sequence);
+    assert_eq!(group.assertion.len(), 2);
+}
+
+/// Breaks `Eq` reflexivity (at 2) and `Clone` (at 1).
+#[derive(Heap, Debug)]
+pub struct Unlawful {
+    n: u8,
+}
+
+impl PartialEq for Unlawful {
+    fn eq(&self, other: &Self) -> bool {
+        self.n == other.n && self.n != 2
+    }
+}
+impl Eq for Unlawful {}
+impl Clone for Unlawful {
+    fn clone(&self) -> Self {
+        Unlawful { n: if self.n == 1 { 3 } else { self.n } }
+    }
+}
+
+#[smallscope::api(name = "test-random-unlawful")]
+impl Unlawful {
+    pub fn new() -> Self {
+        Unlawful { n: 0 }
+    }
+    /// n = 1: its clone differs.
+    pub fn one(&mut self) {
+        self.n = 1;
+    }
+    /// n = 2: not equal to itself.
+    pub fn two(&mut self) {
+        self.n = 2;
+    }
+}
+
+#[test]
+fn reflexivity_and_clone_laws_are_checked() {
+    let broken = contracts_broken(&run::<Unlawful>(2_000, 3));
+    assert!(broken.contains("eq-reflexive"), "{broken:?}");
+    assert!(broken.contains("clone-is-equal"), "{broken:?}");
+}
+
+/// `Ord` that is not antisymmetric and disagrees with `Eq`.
+#[derive(Heap, Clone, Debug, PartialEq, Eq)]
+pub struct BadOrder {
+    n: u8,
+}
+
+impl PartialOrd for BadOrder {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for BadOrder {
+    fn cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Less
+    }
+}
+
+#[smallscope::api(name = "test-random-bad-order")]
+impl BadOrder {
+    pub fn new() -> Self {
+        BadOrder { n: 0 }
+    }
+    pub fn inc(&mut self) {
+        self.n = (self.n + 1) % 3;
+    }
+}
+
+#[test]
+fn inconsistent_ord_is_reported() {
+    let broken = contracts_broken(&run::<BadOrder>(2_000, 4));
+    assert!(broken.contains("ord-consistent"), "{broken:?}");
+}
+
+/// A panic in `Debug` is a broken contract, not a crash.
+#[derive(Heap, Clone)]
+pub struct ShyDebug {
+    n: u8,
+}
+
+impl std::fmt::Debug for ShyDebug {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        assert!(self.n < 3, "too big to show");
+        write!(f, "ShyDebug({})", self.n)
+    }
+}
+
+#[smallscope::api(name = "test-random-shy-debug")]
+impl ShyDebug {
+    pub fn new() -> Self {
+        ShyDebug { n: 0 }
+    }
+    pub fn inc(&mut self) {
+        self.n = (self.n + 1) % 5;
+    }
+}
+
+#[test]
+fn panicking_debug_is_reported_with_its_location() {
+    let report = run::<ShyDebug>(2_000, 5);
+    let group = report.failure_groups.iter().find(|g| g.contract == "debug-does-not-panic").expect("found");
+    assert!(group.message.contains("too big to show"), "{}", group.message);
+    assert!(group.location.as_deref().is_some_and(|l| l.contains("tests/random.rs")), "{:?}", group.location);
+    // new(); inc(); inc(); inc() is the shortest way to n = 3.
+    assert_eq!(group.calls_after, 4, "{}", group.sequence);
+}
+
+/// A user contract, added through the builder.
+struct AtMostFour;
+
+impl Contract<Counter> for AtMostFour {
+    fn name(&self) -> &str {
+        "at-most-four"
+    }
+    fn check_value(&self, value: &Counter) -> Result<(), String> {
+        if value.get() <= 4 {
+            Ok(())
+        } else {
+            Err(format!("{} is more than four", value.get()))
+        }
+    }
+}
+
+#[test]
+fn a_user_contract_fails_with_the_shortest_sequence() {
+    let report = Random::<Counter>::new().sequences(3_000).seed(6).contract(AtMostFour).run().unwrap();
+    assert_eq!(contracts_broken(&report), BTreeSet::from(["at-most-four".to_owned()]));
+    let group = &report.failure_groups[0];
+    assert_eq!(group.calls_after, 6, "new + 5 incs: {}", group.sequence);
+    assert_eq!(group.operation, "inc");
+    assert!(group.assertion[0].contains("assert_contract"), "{:?}", group.assertion);
+}
+
+// ===========================================================================
+// 2. Index pruning
+// ===========================================================================
+
+#[test]
+fn heap_pruning_stores_one_sequence_per_reachable_state() {
+    // Counter states are 0..=5; each is new exactly once.
+    let report = run::<Counter>(5_000, 7);
+    assert_eq!(report.stored, 6);
+    let unpruned = Random::<Counter>::with_config(RandomConfig {
+        sequence_limit: Some(5_000),
+        seed: 7,
+        index_pruning: IndexPruning::Off,
+        ..RandomConfig::default()
+    })
+    .run()
+    .unwrap();
+    assert!(unpruned.stored > 100, "{}", unpruned.stored);
+}
+
+static ARGUMENTS: Mutex<BTreeSet<i64>> = Mutex::new(BTreeSet::new());
+
+/// Returns a large number; `absorb` records the largest argument it gets.
+#[derive(Heap, Clone, Debug)]
+pub struct Sink {
+    total: i64,
+}
+
+#[smallscope::api(name = "test-random-sink")]
+impl Sink {
+    pub fn new() -> Self {
+        Sink { total: 0 }
+    }
+    pub fn large(&self) -> i64 {
+        1_000_000
+    }
+    pub fn small(&self) -> i64 {
+        42
+    }
+    pub fn absorb(&mut self, x: i64) {
+        ARGUMENTS.lock().unwrap().insert(x);
+        self.total = self.total.wrapping_add(x) % 1000;
+    }
+}
+
+#[test]
+fn returned_integers_are_reused_unless_large() {
+    run::<Sink>(5_000, 8);
+    // 42 is not a seed value, so it came back from `small`; 1_000_000 never does.
+    let seeds = RandomConfig::default().ints;
+    assert!(!seeds.contains(&42));
+    let arguments = ARGUMENTS.lock().unwrap();
+    assert!(arguments.contains(&42), "{arguments:?}");
+    assert!(!arguments.contains(&1_000_000), "{arguments:?}");
+}
+
+// ===========================================================================
+// 3. Simplification
+// ===========================================================================
+
+/// Panics on `pop` when exactly three pushes are stored and the top is 2.
+#[derive(Heap, Clone, Debug)]
+pub struct Fragile {
+    items: Vec<i64>,
+}
+
+#[smallscope::api(name = "test-random-fragile")]
+impl Fragile {
+    pub fn new() -> Self {
+        Fragile { items: Vec::new() }
+    }
+    pub fn push(&mut self, x: i64) -> Result<(), &'static str> {
+        if !(0..=3).contains(&x) || self.items.len() >= 6 {
+            return Err("out of range");
+        }
+        self.items.push(x);
+        Ok(())
+    }
+    pub fn pop(&mut self) -> Option<i64> {
+        if self.items.len() == 3 && self.items[2] == 2 {
+            panic!("fragile pop");
+        }
+        self.items.pop()
+    }
+    pub fn shuffle(&mut self) {
+        self.items.reverse();
+    }
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+}
+
+/// The shortest failing sequence of a model of `Fragile`, by breadth-first
+/// search over (calls, items).
+fn shortest_fragile_failure() -> usize {
+    let mut level: Vec<Vec<i64>> = vec![Vec::new()];
+    let mut seen = BTreeSet::from([Vec::new()]);
+    for calls in 2.. {
+        let mut next = Vec::new();
+        for items in &level {
+            if items.len() == 3 && items[2] == 2 {
+                return calls; // new + the calls so far + pop
+            }
+            let mut successors = vec![];
+            for x in 0..=3 {
+                if items.len() < 6 {
+                    let mut pushed = items.clone();
+                    pushed.push(x);
+                    successors.push(pushed);
+                }
+            }
+            let mut popped = items.clone();
+            popped.pop();
+            successors.push(popped);
+            successors.push(items.iter().rev().copied().collect());
+            for s in successors {
+                if seen.insert(s.clone()) {
+                    next.push(s);
+                }
+            }
+        }
+        level = next;
+    }
+    unreachable!()
+}
+
+#[test]
+fn simplification_reaches_the_shortest_failing_sequence() {
+    let shortest = shortest_fragile_failure();
+    assert_eq!(shortest, 5);
+    for seed in 0..4 {
+        let report = run::<Fragile>(20_000, seed);
+        let group = report.failure_groups.iter().find(|g| g.contract == "no-panic").expect("found");
+        assert_eq!(group.calls_after, shortest, "seed {seed}: {}", group.sequence);
+        assert!(group.calls_before >= group.calls_after);
+        // The literals were simplified towards 0 where the failure allows it.
+        assert!(group.sequence.ends_with("s0.push(2); s0.pop()"), "{}", group.sequence);
+    }
+}
+
+#[test]
+fn without_simplification_the_found_sequence_is_kept() {
+    let config = RandomConfig { sequence_limit: Some(20_000), seed: 1, simplify: false, ..RandomConfig::default() };
+    let report = Random::<Fragile>::with_config(config).run().unwrap();
+    let group = &report.failure_groups[0];
+    assert_eq!(group.calls_before, group.calls_after);
+}
+
+// ===========================================================================
+// 4. Determinism and emission
+// ===========================================================================
+
+fn emitted(report: &RandomReport) -> (String, String) {
+    let options = RandomTestOptions { command: "smallscope random x".into(), subject: "x".into() };
+    (random_error_tests(report, &options), random_regression_tests(report, &options))
+}
+
+#[test]
+fn same_seed_and_count_give_identical_files() {
+    let a = emitted(&run::<Fragile>(10_000, 11));
+    let b = emitted(&run::<Fragile>(10_000, 11));
+    assert_eq!(a, b);
+    let c = emitted(&run::<Fragile>(10_000, 12));
+    assert_ne!(a.1, c.1);
+}
+
+#[test]
+fn emitted_tests_have_descriptive_names_and_assertions() {
+    let report = run::<Fragile>(10_000, 13);
+    let (errors, regressions) = emitted(&report);
+    assert!(errors.contains("fn pop_after_"), "{errors}");
+    assert!(errors.contains("_panics()"), "{errors}");
+    assert!(errors.contains("type Subject = Fragile;"), "{errors}");
+    assert!(regressions.contains("assert_eq!("), "{regressions}");
+    assert!(!regressions.contains("fn test"), "{regressions}");
+}
+
+// ===========================================================================
+// 5. Configuration errors
+// ===========================================================================
+
+/// No constructor: nothing can be made.
+#[derive(Heap, Clone, Debug)]
+pub struct Orphan {
+    n: u8,
+}
+
+#[smallscope::api(name = "test-random-orphan")]
+impl Orphan {
+    pub fn inc(&mut self) {
+        self.n += 1;
+    }
+}
+
+#[test]
+fn bad_configuration_is_refused_with_a_clear_error() {
+    let err = Random::<Orphan>::new().sequences(10).run().unwrap_err();
+    assert_eq!(err, ConfigError::SubjectWithoutConstructor);
+    let err = Random::<Counter>::new().time_limit(std::time::Duration::ZERO).run().unwrap_err();
+    assert!(err.to_string().contains("time limit"), "{err}");
+    let err = Random::<Counter>::new().sequences(0).run().unwrap_err();
+    assert!(err.to_string().contains("sequence limit"), "{err}");
+    let config = RandomConfig { repeat_probability: 1.5, ..RandomConfig::default() };
+    assert!(Random::<Counter>::with_config(config).run().is_err());
+    let config = RandomConfig { misuse_panics: vec!["(".into()], ..RandomConfig::default() };
+    assert!(matches!(Random::<Counter>::with_config(config).run(), Err(ConfigError::Invalid(_))));
+}
