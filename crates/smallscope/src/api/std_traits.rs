@@ -38,7 +38,8 @@ pub struct StdTraitTable<T> {
     pub hash: Option<fn(&T) -> u64>,
     pub partial_ord: Option<fn(&T, &T) -> Option<Ordering>>,
     pub ord: Option<fn(&T, &T) -> Ordering>,
-    pub debug: Option<fn(&T) -> String>,
+    /// `Debug`, writing into any `fmt::Write`.
+    pub debug: Option<fn(&T, &mut dyn std::fmt::Write) -> std::fmt::Result>,
 }
 
 impl<T> Clone for StdTraitTable<T> {
@@ -136,9 +137,9 @@ pub mod probe {
         ViaDebug,
         NoDebug,
         debug_fn,
-        Option<fn(&T) -> String>,
+        Option<fn(&T, &mut dyn std::fmt::Write) -> std::fmt::Result>,
         [std::fmt::Debug],
-        Some(|t| format!("{t:?}")),
+        Some(|t, out| write!(out, "{t:?}")),
         None
     );
 
