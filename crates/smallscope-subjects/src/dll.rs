@@ -334,7 +334,12 @@ impl<V: Variant> DoublyLinkedList<V> {
 
     /// The elements, first to last.
     pub fn to_vec(&self) -> Vec<i32> {
-        self.forward().filter_map(|e| e.borrow().element).collect()
+        self.elements().collect()
+    }
+
+    /// The elements from first to last, without collecting them.
+    fn elements(&self) -> impl Iterator<Item = i32> + '_ {
+        self.forward().filter_map(|e| e.borrow().element)
     }
 
     /// A list with exactly this object graph, valid or not, for `smallscope
@@ -453,7 +458,7 @@ impl<V: Variant> DoublyLinkedList<V> {
 /// entries' identities play no part.
 impl<V: Variant> PartialEq for DoublyLinkedList<V> {
     fn eq(&self, other: &Self) -> bool {
-        self.to_vec() == other.to_vec()
+        self.elements().eq(other.elements())
     }
 }
 
@@ -475,7 +480,7 @@ impl<V: Variant> PartialOrd for DoublyLinkedList<V> {
 /// Lexicographic on the element sequences, as `Vec<i32>` orders them.
 impl<V: Variant> Ord for DoublyLinkedList<V> {
     fn cmp(&self, other: &Self) -> Ordering {
-        self.to_vec().cmp(&other.to_vec())
+        self.elements().cmp(other.elements())
     }
 }
 

@@ -33,17 +33,21 @@ pub struct Failure {
 }
 
 /// What failures are grouped by (MinUnit, thesis §8.2.1): the contract, the
-/// last call and, for panics, where it panicked.
+/// last call and, for panics, where it panicked. A law over two or three
+/// values (`Hash` agreeing with `==`, say) breaks because of how the values
+/// differ, not because of the call that happened to come last, so those
+/// failures are grouped without the call (`op` is `None`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct GroupKey {
     pub contract: String,
-    pub op: u16,
+    pub op: Option<u16>,
     pub location: Option<String>,
 }
 
 impl Failure {
     pub fn group_key(&self) -> GroupKey {
-        GroupKey { contract: self.contract.clone(), op: self.op, location: self.location.clone() }
+        let op = (self.vars.len() < 2).then_some(self.op);
+        GroupKey { contract: self.contract.clone(), op, location: self.location.clone() }
     }
 }
 
@@ -275,6 +279,11 @@ impl<T: Heap> Executor<'_, T> {
             return Some(Failure { contract: contract.name().to_owned(), op, location, message, vars });
         }
         None
+    }
+
+    /// Whether every pair contract holds on `a` and `b` (a panic counts as a break).
+    pub fn pair_holds(&self, a: &T, b: &T) -> bool {
+        self.contracts.iter().all(|contract| matches!(run_captured(|| contract.check_pair(a, b)), Ok(Ok(()))))
     }
 
     /// Runs `program` from nothing, stopping at the first call that is not ok.

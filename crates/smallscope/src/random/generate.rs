@@ -2,6 +2,7 @@
 //! from stored ones, reject it if made before, run it, and keep it for
 //! reuse when it is legal and made a value not seen before.
 
+use std::collections::BTreeSet;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::Instant;
@@ -13,10 +14,44 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::execute::{CallResult, Executor, Failure, GroupKey, Values};
 use super::sequence::Sequence;
 use super::{IndexPruning, RandomConfig};
-use crate::api::{Access, IntKind, Operation, ParamKind, ReturnKind, StdTraitTable};
+use crate::api::{run_captured, Access, IntKind, Operation, ParamKind, ReturnKind, StdTraitTable};
 use crate::beapi::Progress;
 use crate::heap::{Heap, Linearizer};
 use crate::sequence::{Call, Literal, Operand, Program};
+
+/// Values of sequences up to this long are matched with equal ones: short
+/// sequences make most of the small values, and the matching stays cheap.
+const MEET_EQUAL_MAX_CALLS: usize = 16;
+
+/// Stored values in `Ord` order.
+struct EqualIndex<T> {
+    cmp: fn(&T, &T) -> std::cmp::Ordering,
+    keys: BTreeSet<OrdKey<T>>,
+}
+
+/// A value ordered by the subject's `Ord`, with the sequence that made it.
+struct OrdKey<T> {
+    value: Arc<T>,
+    cmp: fn(&T, &T) -> std::cmp::Ordering,
+    seq: Arc<Sequence>,
+}
+
+impl<T> PartialEq for OrdKey<T> {
+    fn eq(&self, other: &Self) -> bool {
+        (self.cmp)(&self.value, &other.value).is_eq()
+    }
+}
+impl<T> Eq for OrdKey<T> {}
+impl<T> PartialOrd for OrdKey<T> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl<T> Ord for OrdKey<T> {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (self.cmp)(&self.value, &other.value)
+    }
+}
 
 /// Most argument combinations tried per operation when seeding.
 const BOOTSTRAP_COMBINATIONS: usize = 64;
@@ -75,6 +110,8 @@ pub(super) struct Generator<'a, T> {
     group_of: FxHashMap<GroupKey, usize>,
     pub regression_pool: Vec<Arc<Sequence>>,
     observing: u64,
+    /// Stored values ordered by `Ord`, to meet equal ones (when `T: Ord + PartialEq`).
+    equal_index: Option<EqualIndex<T>>,
     pub counts: Counts,
     constructors: Vec<u16>,
 }
@@ -100,6 +137,10 @@ impl<'a, T: Heap> Generator<'a, T> {
             group_of: FxHashMap::default(),
             regression_pool: Vec::new(),
             observing: 0,
+            equal_index: match (traits.ord, traits.partial_eq) {
+                (Some(cmp), Some(_)) => Some(EqualIndex { cmp, keys: BTreeSet::new() }),
+                _ => None,
+            },
             counts: Counts::default(),
             constructors,
         }
@@ -387,10 +428,53 @@ impl<'a, T: Heap> Generator<'a, T> {
             })
             .collect();
         if !reusable.is_empty() && seq.len() <= self.config.max_length {
+            if seq.len() <= MEET_EQUAL_MAX_CALLS {
+                for &v in &reusable {
+                    let value = values[v as usize].clone().expect("live");
+                    self.meet_equal(value, &seq);
+                }
+            }
             if self.exec.clone.is_none() {
                 values.clear();
             }
             self.components.push(Component { seq, values, reusable });
+        }
+    }
+
+    /// Pairs a new value with an equal one made by another sequence, if
+    /// there is one, and checks the pair contracts on the two: a new heap
+    /// that is `==` to an old one is where `Hash`, `Ord` and `==` itself can
+    /// disagree. Equal values are found through `Ord`, which must agree with
+    /// `==` (a contract of its own), not through `Hash`, which is under test.
+    fn meet_equal(&mut self, value: Arc<T>, seq: &Arc<Sequence>) {
+        let Some(index) = &mut self.equal_index else { return };
+        let key = OrdKey { value: value.clone(), cmp: index.cmp, seq: seq.clone() };
+        // A panicking `cmp` is the ord contracts' business; here it only ends the matching.
+        let met = run_captured(|| match index.keys.get(&key) {
+            Some(old) => Some((old.value.clone(), old.seq.clone())),
+            None => {
+                index.keys.insert(key);
+                None
+            }
+        });
+        let (old_value, old_seq) = match met {
+            Ok(Some(old)) => old,
+            Ok(None) => return,
+            Err(_) => {
+                self.equal_index = None;
+                return;
+            }
+        };
+        if self.exec.pair_holds(&old_value, &value) {
+            return;
+        }
+        // Both sequences, one after the other: the replay finds the broken pair.
+        let both = Sequence::new(vec![old_seq, seq.clone()], Vec::new());
+        let mut program = both.flatten();
+        if let Some((index, CallResult::Failed(failure))) = self.exec.replay(&program, false).stopped {
+            program.calls.truncate(index + 1);
+            self.counts.failing += 1;
+            self.file_program(failure, program);
         }
     }
 
@@ -434,6 +518,10 @@ impl<'a, T: Heap> Generator<'a, T> {
             }
             _ => failure,
         };
+        self.file_program(failure, program);
+    }
+
+    fn file_program(&mut self, failure: Failure, program: Program) {
         let key = failure.group_key();
         match self.group_of.get(&key) {
             Some(&g) => {
