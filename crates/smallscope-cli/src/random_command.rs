@@ -205,7 +205,11 @@ fn print_text(
             group.count,
             group.message.lines().next().unwrap_or("")
         )?;
-        writeln!(out, "      {} -> {} calls: {}", group.calls_before, group.calls_after, group.sequence)?;
+        writeln!(
+            out,
+            "      calls: {} first found, {} smallest found, {} simplified: {}",
+            group.first_calls, group.calls_before, group.calls_after, group.sequence
+        )?;
     }
     writeln!(out, "  regression tests: {}", report.regression_tests.len())?;
     if let Some(dir) = &args.out {

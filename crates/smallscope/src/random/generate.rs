@@ -69,6 +69,8 @@ pub(super) struct Group {
     pub count: u64,
     /// Flattened and cut after the failing call.
     pub smallest: Program,
+    /// Calls of the first failing sequence found in the group.
+    pub first_calls: usize,
     pub failure: Failure,
 }
 
@@ -534,7 +536,7 @@ impl<'a, T: Heap> Generator<'a, T> {
             }
             None => {
                 self.group_of.insert(key.clone(), self.groups.len());
-                self.groups.push(Group { key, count: 1, smallest: program, failure });
+                self.groups.push(Group { key, count: 1, first_calls: program.calls.len(), smallest: program, failure });
             }
         }
     }

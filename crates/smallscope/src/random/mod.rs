@@ -82,6 +82,8 @@ pub struct FailureGroup {
     pub message: String,
     /// Failing sequences found in this group.
     pub count: u64,
+    /// Calls of the first failing sequence found in this group.
+    pub first_calls: usize,
     /// Calls of the smallest failing sequence, before and after simplification.
     pub calls_before: usize,
     pub calls_after: usize,
@@ -246,6 +248,7 @@ impl<T: Subject + StdTraits> Random<T> {
                     location: failure.location.clone(),
                     message: failure.message.clone(),
                     count: group.count,
+                    first_calls: group.first_calls,
                     calls_before: before,
                     calls_after: program.calls.len(),
                     sequence: program.to_text(&infos(&ops)),
