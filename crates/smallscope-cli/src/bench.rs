@@ -15,6 +15,12 @@
 //! configuration that passes the limit is not run at larger scopes.
 //!
 //! Then it prints the performance targets: `bst` at scopes 10 and 12.
+//!
+//! `bench random` measures the random engine's throughput, in executed
+//! sequences per second, on `dll` and `binheap` with one thread and with one
+//! generator per core (seeds `seed + i`, run side by side), and once with
+//! the thesis's repetition bound (`max_repeat` 100) on `dll`. It runs in
+//! process, through the subject registry.
 
 use std::io::Write as _;
 use std::process::Command;
@@ -33,6 +39,18 @@ enum BenchKind {
     Beapi(BeapiBench),
     /// Korat on its benchmark models: found, explored, seconds, candidates per second.
     Korat(KoratBench),
+    /// Random testing throughput: sequences per second, one thread and all cores.
+    Random(RandomBench),
+}
+
+#[derive(clap::Args)]
+struct RandomBench {
+    /// Seconds per cell (the time limit of each run).
+    #[arg(long, default_value_t = 10.0)]
+    seconds: f64,
+    /// Seed of the first generator; generator `i` of a parallel cell gets `seed + i`.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
 }
 
 #[derive(clap::Args)]
@@ -141,6 +159,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     let bench = match &args.kind {
         BenchKind::Beapi(bench) => bench,
         BenchKind::Korat(bench) => return korat_table(bench),
+        BenchKind::Random(bench) => return random_table(bench),
     };
     if !(bench.limit.is_finite() && bench.limit > 0.0) {
         bail!(crate::BadInput(format!("--limit must be a positive number of seconds, not {}", bench.limit)));
@@ -294,5 +313,120 @@ fn korat_table(bench: &KoratBench) -> anyhow::Result<()> {
             std::io::stdout().flush()?;
         }
     }
+    Ok(())
+}
+
+/// One cell of the random table: a subject with some settings, on some threads.
+struct RandomCell {
+    subject: &'static str,
+    settings: &'static str,
+    threads: usize,
+    max_repeat: Option<u32>,
+}
+
+/// What the generators of one cell did together.
+struct RandomMeasured {
+    sequences: u64,
+    /// The longest generation time among the threads.
+    seconds: f64,
+    /// The threads' rates, summed.
+    rate: f64,
+    failure_groups: usize,
+}
+
+/// Runs `threads` generators side by side, each on a thread with a large
+/// stack (as the CLI's worker), seeded `seed`, `seed + 1`, ...
+fn measure_random(cell: &RandomCell, bench: &RandomBench) -> anyhow::Result<RandomMeasured> {
+    use smallscope::beapi::Silent;
+    use smallscope::random::RandomConfig;
+    let limit = std::time::Duration::from_secs_f64(bench.seconds);
+    let reports = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..cell.threads)
+            .map(|i| {
+                let mut config = RandomConfig {
+                    seed: bench.seed.wrapping_add(i as u64),
+                    time_limit: Some(limit),
+                    ..Default::default()
+                };
+                if let Some(max) = cell.max_repeat {
+                    config.max_repeat = max;
+                }
+                std::thread::Builder::new()
+                    .name(format!("random-{i}"))
+                    .stack_size(256 << 20)
+                    .spawn_scoped(scope, move || {
+                        let registration = crate::find_subject(cell.subject)?;
+                        Ok::<_, anyhow::Error>(registration.subject().random(&config, &mut Silent)?)
+                    })
+                    .context("spawning a generator thread")
+            })
+            .collect::<anyhow::Result<_>>()?;
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| bail!("a generator thread panicked")))
+            .collect::<anyhow::Result<Vec<_>>>()
+    })?;
+    Ok(RandomMeasured {
+        sequences: reports.iter().map(|r| r.sequences).sum(),
+        seconds: reports.iter().map(|r| r.seconds).fold(0.0, f64::max),
+        rate: reports.iter().map(|r| r.sequences_per_second).sum(),
+        failure_groups: reports.iter().map(|r| r.failure_groups.len()).sum(),
+    })
+}
+
+fn random_table(bench: &RandomBench) -> anyhow::Result<()> {
+    if !(bench.seconds.is_finite() && bench.seconds > 0.0) {
+        bail!(crate::BadInput(format!("--seconds must be a positive number of seconds, not {}", bench.seconds)));
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut cells = Vec::new();
+    for subject in ["dll", "binheap"] {
+        cells.push(RandomCell { subject, settings: "default", threads: 1, max_repeat: None });
+        if cores > 1 {
+            cells.push(RandomCell { subject, settings: "default", threads: cores, max_repeat: None });
+        }
+        if subject == "dll" {
+            cells.push(RandomCell { subject, settings: "max_repeat=100", threads: 1, max_repeat: Some(100) });
+        }
+    }
+    println!(
+        "Random testing throughput: executed sequences per second, {} s per cell, seed {} (thread i: seed + i), {} core(s)",
+        bench.seconds, bench.seed, cores
+    );
+    println!("default: max_repeat=10; max_repeat=100: Randoop's thesis setting");
+    println!(
+        "{:<10} {:<16} {:>7} {:>12} {:>9} {:>12} {:>8}",
+        "subject", "settings", "threads", "sequences", "seconds", "sequences/s", "speed-up"
+    );
+    // Single-threaded rates by (subject, settings), for the speed-up column.
+    let mut single: Vec<(&str, &str, f64)> = Vec::new();
+    let mut dll_rate = None;
+    for cell in &cells {
+        let measured = measure_random(cell, bench)?;
+        if cell.threads == 1 {
+            single.push((cell.subject, cell.settings, measured.rate));
+            if cell.subject == "dll" && cell.settings == "default" {
+                dll_rate = Some(measured.rate);
+            }
+        }
+        let base = single.iter().find(|(s, k, _)| *s == cell.subject && *k == cell.settings).map(|(_, _, r)| *r);
+        let speed_up = base.filter(|b| *b > 0.0).map_or("?".to_owned(), |b| format!("{:.2}", measured.rate / b));
+        let note = if measured.failure_groups > 0 {
+            format!("  ({} failure groups on a correct subject!)", measured.failure_groups)
+        } else {
+            String::new()
+        };
+        println!(
+            "{:<10} {:<16} {:>7} {:>12} {:>9.2} {:>12.0} {:>8}{note}",
+            cell.subject, cell.settings, cell.threads, measured.sequences, measured.seconds, measured.rate, speed_up
+        );
+        std::io::stdout().flush()?;
+    }
+    let verdict = match dll_rate {
+        Some(rate) if rate >= 100_000.0 => format!("met ({rate:.0})"),
+        Some(rate) => format!("NOT met ({rate:.0})"),
+        None => "not measured".to_owned(),
+    };
+    println!("\ntarget: >= 100000 sequences/s single-threaded on dll: {verdict}");
     Ok(())
 }

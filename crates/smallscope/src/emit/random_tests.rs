@@ -95,7 +95,9 @@ pub fn random_regression_tests(report: &RandomReport, options: &RandomTestOption
             .enumerate()
             .map(|(i, o)| o.clone().filter(|_| fits(&test.program, &report.operations, i, o.as_deref())))
             .collect();
-        let name = unique_name(&mut names, describe(&test.program, &report.operations));
+        let generated = test.program.calls.len() - test.final_observers;
+        let named = Program { calls: test.program.calls[..generated].to_vec(), result: None };
+        let name = unique_name(&mut names, describe(&named, &report.operations));
         writeln!(out, "\n#[test]\nfn {name}() {{").unwrap();
         for line in test.program.to_rust_observed(&report.operations, "Subject", &observed) {
             writeln!(out, "    {line}").unwrap();

@@ -82,7 +82,7 @@ impl Default for RandomConfig {
             large_int_limit: 10_000,
             misuse_panics: Vec::new(),
             simplify: true,
-            regression_tests: 100,
+            regression_tests: 200,
         }
     }
 }

@@ -2,7 +2,8 @@
 //! from stored ones, reject it if made before, run it, and keep it for
 //! reuse when it is legal and made a value not seen before.
 
-use std::collections::BTreeSet;
+use std::cmp::Reverse;
+use std::collections::{BTreeSet, BinaryHeap};
 use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::Instant;
@@ -22,6 +23,31 @@ use crate::sequence::{Call, Literal, Operand, Program};
 /// Values of sequences up to this long are matched with equal ones: short
 /// sequences make most of the small values, and the matching stays cheap.
 const MEET_EQUAL_MAX_CALLS: usize = 16;
+
+/// A sampled sequence; its key orders the sample (larger is kept).
+struct Sampled {
+    key: f64,
+    /// When it was made: breaks ties, and orders the final sample.
+    serial: u64,
+    seq: Arc<Sequence>,
+}
+
+impl PartialEq for Sampled {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+impl Eq for Sampled {}
+impl PartialOrd for Sampled {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Sampled {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.key.total_cmp(&other.key).then(self.serial.cmp(&other.serial))
+    }
+}
 
 /// Stored values in `Ord` order.
 struct EqualIndex<T> {
@@ -52,6 +78,11 @@ impl<T> Ord for OrdKey<T> {
         (self.cmp)(&self.value, &other.value)
     }
 }
+
+/// Calls after the constructor in the seeding sequences, and how many
+/// sequences seeding runs at most.
+const BOOTSTRAP_DEPTH: usize = 2;
+const BOOTSTRAP_SEQUENCES: u64 = 20_000;
 
 /// Most argument combinations tried per operation when seeding.
 const BOOTSTRAP_COMBINATIONS: usize = 64;
@@ -110,8 +141,7 @@ pub(super) struct Generator<'a, T> {
     seen_equal: FxHashMap<u64, Vec<Arc<T>>>,
     pub groups: Vec<Group>,
     group_of: FxHashMap<GroupKey, usize>,
-    pub regression_pool: Vec<Arc<Sequence>>,
-    observing: u64,
+    regression_pool: BinaryHeap<Reverse<Sampled>>,
     /// Stored values ordered by `Ord`, to meet equal ones (when `T: Ord + PartialEq`).
     equal_index: Option<EqualIndex<T>>,
     pub counts: Counts,
@@ -137,8 +167,7 @@ impl<'a, T: Heap> Generator<'a, T> {
             seen_equal: FxHashMap::default(),
             groups: Vec::new(),
             group_of: FxHashMap::default(),
-            regression_pool: Vec::new(),
-            observing: 0,
+            regression_pool: BinaryHeap::new(),
             equal_index: match (traits.ord, traits.partial_eq) {
                 (Some(cmp), Some(_)) => Some(EqualIndex { cmp, keys: BTreeSet::new() }),
                 _ => None,
@@ -182,7 +211,8 @@ impl<'a, T: Heap> Generator<'a, T> {
     }
 
     /// Seeds the component set with every sequence of a constructor and at
-    /// most one more call on its value, over the seed domains. Random picks
+    /// most two more calls on its value, over the seed domains (at most
+    /// [`BOOTSTRAP_SEQUENCES`] of them). Random picks
     /// rarely land on these short sequences once the set is large, yet they
     /// are the best replacements when simplifying (§6.1).
     fn bootstrap(&mut self) {
@@ -196,19 +226,27 @@ impl<'a, T: Heap> Generator<'a, T> {
                 self.try_sequence(Vec::new(), vec![call]);
             }
         }
-        let roots = self.components.len();
-        for root in 0..roots {
-            for (index, op) in ops.iter().enumerate() {
-                let subjects = op.params.iter().filter(|p| matches!(p, ParamKind::Subject(_))).count();
-                if subjects != 1 || !matches!(op.params.first(), Some(ParamKind::Subject(_))) {
-                    continue;
-                }
-                let var = self.components[root].reusable[0];
-                for operands in self.literal_operands(&op.params, Some(var)) {
-                    let binds = (op.returns == ReturnKind::Subject).then_some(self.components[root].seq.vars());
-                    self.try_sequence(vec![root], vec![Call { op: index as u16, operands, binds }]);
+        // Then one and two more calls on each value, breadth-first.
+        let mut level = 0..self.components.len();
+        for _ in 0..BOOTSTRAP_DEPTH {
+            let start = self.components.len();
+            for root in level.clone() {
+                for (index, op) in ops.iter().enumerate() {
+                    let subjects = op.params.iter().filter(|p| matches!(p, ParamKind::Subject(_))).count();
+                    if subjects != 1 || !matches!(op.params.first(), Some(ParamKind::Subject(_))) {
+                        continue;
+                    }
+                    let var = self.components[root].reusable[0];
+                    for operands in self.literal_operands(&op.params, Some(var)) {
+                        if self.counts.executed >= BOOTSTRAP_SEQUENCES {
+                            return;
+                        }
+                        let binds = (op.returns == ReturnKind::Subject).then_some(self.components[root].seq.vars());
+                        self.try_sequence(vec![root], vec![Call { op: index as u16, operands, binds }]);
+                    }
                 }
             }
+            level = start..self.components.len();
         }
     }
 
@@ -541,20 +579,30 @@ impl<'a, T: Heap> Generator<'a, T> {
         }
     }
 
-    /// Reservoir sampling over legal sequences that observe a value.
+    /// Weighted reservoir sampling (Efraimidis and Spirakis' A-Res) over
+    /// legal sequences that observe a value, favouring short ones (weight
+    /// 1/length): a short test is easier to read, and more of its calls
+    /// act on small values, where a change in behaviour shows.
     fn sample_regression(&mut self, seq: &Arc<Sequence>) {
         let k = self.config.regression_tests;
         if k == 0 {
             return;
         }
-        self.observing += 1;
+        let weight = 1.0 / seq.len() as f64;
+        let u: f64 = self.sample_rng.random_range(f64::MIN_POSITIVE..1.0);
+        let sampled = Sampled { key: u.ln() / weight, serial: self.counts.executed, seq: seq.clone() };
         if self.regression_pool.len() < k {
-            self.regression_pool.push(seq.clone());
-        } else {
-            let j = self.sample_rng.random_range(0..self.observing);
-            if (j as usize) < k {
-                self.regression_pool[j as usize] = seq.clone();
-            }
+            self.regression_pool.push(Reverse(sampled));
+        } else if self.regression_pool.peek().is_some_and(|Reverse(least)| sampled > *least) {
+            self.regression_pool.pop();
+            self.regression_pool.push(Reverse(sampled));
         }
+    }
+
+    /// The sampled sequences, in the order they were made.
+    pub fn regression_sample(&self) -> Vec<Arc<Sequence>> {
+        let mut sample: Vec<&Sampled> = self.regression_pool.iter().map(|Reverse(s)| s).collect();
+        sample.sort_by_key(|s| s.serial);
+        sample.into_iter().map(|s| s.seq.clone()).collect()
     }
 }

@@ -63,9 +63,9 @@ use std::time::Instant;
 
 use regex::Regex;
 
-use crate::api::{Operation, OperationInfo, StdTraits, Subject};
+use crate::api::{Access, Operation, OperationInfo, ParamKind, ReturnKind, StdTraits, Subject};
 use crate::beapi::{Progress, Silent};
-use crate::sequence::{Literal, Operand, Program};
+use crate::sequence::{Call, Literal, Operand, Program};
 use crate::ConfigError;
 use execute::Executor;
 use generate::{Generator, Stop};
@@ -102,6 +102,8 @@ pub struct RegressionTest {
     /// Per call, the `Debug` rendering of its result when it is a value that
     /// renders the same in two executions.
     pub observations: Vec<Option<String>>,
+    /// How many of the last calls are observers added to check the final state.
+    pub final_observers: usize,
     #[serde(skip)]
     pub program: Program,
 }
@@ -327,6 +329,33 @@ fn literal_weight(program: &Program) -> u32 {
         .sum()
 }
 
+/// Appends a call of every observer (`&self`, no other parameter, returning
+/// a value, infallible) on every value alive at the end, so that a test
+/// also pins down the final state, as Randoop's observer checks do.
+fn observe_final_state<T>(program: &mut Program, ops: &[Operation<T>]) {
+    let observers: Vec<u16> = ops
+        .iter()
+        .enumerate()
+        .filter(|(_, op)| {
+            op.params == [ParamKind::Subject(Access::Ref)] && op.returns == ReturnKind::Value && !op.fallible
+        })
+        .map(|(i, _)| i as u16)
+        .collect();
+    let mut alive: Vec<u32> = program.calls.iter().filter_map(|c| c.binds).collect();
+    for call in &program.calls {
+        for (operand, kind) in call.operands.iter().zip(&ops[usize::from(call.op)].params) {
+            if let (Operand::Var(v), ParamKind::Subject(Access::Owned)) = (operand, kind) {
+                alive.retain(|a| a != v);
+            }
+        }
+    }
+    for var in alive {
+        for &op in &observers {
+            program.calls.push(Call { op, operands: vec![Operand::Var(var)], binds: None });
+        }
+    }
+}
+
 /// The sampled legal sequences, replayed twice: a rendering that differs
 /// between the two, or that shows an address, is not kept as an oracle.
 fn regression_tests<T: crate::heap::Heap>(
@@ -338,11 +367,13 @@ fn regression_tests<T: crate::heap::Heap>(
     let address = Regex::new(r"0x[0-9a-fA-F]{4,}").expect("valid regex");
     let mut seen = rustc_hash::FxHashSet::default();
     let mut out = Vec::new();
-    for seq in &generator.regression_pool {
+    for seq in &generator.regression_sample() {
         if !seen.insert(seq.key()) {
             continue;
         }
-        let program = simplify::renumber(seq.flatten());
+        let mut program = simplify::renumber(seq.flatten());
+        let generated = program.calls.len();
+        observe_final_state(&mut program, ops);
         let first = exec.replay(&program, true);
         let second = exec.replay(&program, true);
         if first.stopped.is_some() || second.stopped.is_some() {
@@ -360,7 +391,8 @@ fn regression_tests<T: crate::heap::Heap>(
         if observations.iter().all(Option::is_none) {
             continue;
         }
-        out.push(RegressionTest { sequence: program.to_text(&infos), observations, program });
+        let final_observers = program.calls.len() - generated;
+        out.push(RegressionTest { sequence: program.to_text(&infos), observations, final_observers, program });
     }
     out
 }

@@ -3,8 +3,8 @@
 //! A failing sequence from random generation is long and mostly beside the
 //! point. Simplifying keeps its failure class (same contract, same last
 //! operation, same panic location) and shrinks it in three phases:
-//! 1. **removal**: drop each call whose removal keeps the failure, from the
-//!    end backwards, until none can go;
+//! 1. **removal**: drop blocks of calls whose removal keeps the failure,
+//!    halving the block size down to single calls, until none can go;
 //! 2. **replacement**: replace the call that makes a value, together with
 //!    the calls that only fed it, by a shorter stored sequence making a value
 //!    of the same type, trying shorter and simpler (more general)
@@ -49,10 +49,16 @@ impl<T: crate::heap::Heap> Simplifier<'_, T> {
     /// The simplified program; `program` must fail with the target class.
     pub fn simplify(&self, program: Program) -> Program {
         let mut program = self.keeps_failure(program.clone()).unwrap_or(program);
-        program = self.remove(program);
-        program = self.replace(program);
-        program = self.simplify_literals(program);
-        program = self.remove(program);
+        // Each phase can open the way for another; a few rounds settle it.
+        for _ in 0..3 {
+            let before = program.clone();
+            program = self.remove(program);
+            program = self.replace(program);
+            program = self.simplify_literals(program);
+            if program == before {
+                break;
+            }
+        }
         renumber(program)
     }
 
@@ -68,27 +74,39 @@ impl<T: crate::heap::Heap> Simplifier<'_, T> {
         Some(program)
     }
 
+    /// The removal phase: drops blocks of consecutive calls, halving the
+    /// block size down to single calls (as delta debugging does), from the
+    /// end backwards, until nothing more can go. Blocks matter when calls
+    /// only fail together, like a pair of inserts that cancel out.
     fn remove(&self, mut program: Program) -> Program {
         loop {
-            let mut changed = false;
-            let mut index = program.calls.len().saturating_sub(1);
-            while index > 0 {
-                index -= 1;
-                if index >= program.calls.len().saturating_sub(1) {
-                    continue;
+            let before = program.calls.len();
+            let mut size = (before / 2).max(1);
+            loop {
+                let mut end = program.calls.len().saturating_sub(1);
+                while end >= size {
+                    let start = end - size;
+                    let mut candidate = program.clone();
+                    candidate.calls.drain(start..end);
+                    // A call binding a variable used later cannot go alone.
+                    let valid = program.calls[start..end]
+                        .iter()
+                        .filter_map(|c| c.binds)
+                        .all(|v| !uses(&candidate.calls[start..], v));
+                    match valid.then(|| self.keeps_failure(candidate)).flatten() {
+                        Some(kept) => {
+                            program = kept;
+                            end = start.min(program.calls.len().saturating_sub(1));
+                        }
+                        None => end -= 1,
+                    }
                 }
-                let bound = program.calls[index].binds;
-                if bound.is_some_and(|v| uses(&program.calls[index + 1..], v)) {
-                    continue;
+                if size == 1 {
+                    break;
                 }
-                let mut candidate = program.clone();
-                candidate.calls.remove(index);
-                if let Some(kept) = self.keeps_failure(candidate) {
-                    program = kept;
-                    changed = true;
-                }
+                size /= 2;
             }
-            if !changed {
+            if program.calls.len() == before {
                 return program;
             }
         }
