@@ -18,9 +18,6 @@
 //!
 //! No planted bug.
 
-use std::cmp::Ordering;
-use std::hash::{Hash, Hasher};
-
 use smallscope::Heap;
 
 use crate::search_tree::{self, BinaryNode};
@@ -292,35 +289,9 @@ impl AvlTree {
     }
 }
 
-/// Two trees are equal when they hold the same keys (their in-order
-/// [`to_vec`](AvlTree::to_vec)s are equal), whatever their shapes and stored heights.
-impl PartialEq for AvlTree {
-    fn eq(&self, other: &Self) -> bool {
-        self.to_vec() == other.to_vec()
-    }
-}
-
-impl Eq for AvlTree {}
-
-/// Hashes the in-order key sequence, exactly what `==` compares.
-impl Hash for AvlTree {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        self.to_vec().hash(state);
-    }
-}
-
-impl PartialOrd for AvlTree {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-/// Lexicographic on the in-order key sequences, as `Vec<i32>` orders them.
-impl Ord for AvlTree {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.to_vec().cmp(&other.to_vec())
-    }
-}
+// Two trees are equal when they hold the same keys (their in-order
+// [`to_vec`](AvlTree::to_vec)s are equal), whatever their shapes and stored heights.
+compare_by_content!([] AvlTree, to_vec);
 
 #[cfg(test)]
 mod tests {

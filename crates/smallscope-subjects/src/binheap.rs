@@ -39,8 +39,6 @@
 //! goes, and the remaining B0 1, node 2, adopts the released child 1, node 1)
 //! or `new() insert(1) insert(2) insert(0) delete(2)`.
 
-use std::cmp::Ordering;
-use std::hash::{Hash, Hasher};
 use std::marker::PhantomData;
 
 use smallscope::Heap;
@@ -498,36 +496,10 @@ impl<V: Variant> BinomialHeap<V> {
     }
 }
 
-/// Two heaps are equal when they hold the same multiset of keys (their
-/// [`to_sorted_vec`](BinomialHeap::to_sorted_vec)s are equal), whatever the
-/// shapes of their trees and the layout of their arenas.
-impl<V: Variant> PartialEq for BinomialHeap<V> {
-    fn eq(&self, other: &Self) -> bool {
-        self.to_sorted_vec() == other.to_sorted_vec()
-    }
-}
-
-impl<V: Variant> Eq for BinomialHeap<V> {}
-
-/// Hashes the sorted key sequence, exactly what `==` compares.
-impl<V: Variant> Hash for BinomialHeap<V> {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        self.to_sorted_vec().hash(state);
-    }
-}
-
-impl<V: Variant> PartialOrd for BinomialHeap<V> {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-/// Lexicographic on the sorted key sequences, as `Vec<i32>` orders them.
-impl<V: Variant> Ord for BinomialHeap<V> {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.to_sorted_vec().cmp(&other.to_sorted_vec())
-    }
-}
+// Two heaps are equal when they hold the same multiset of keys (their
+// [`to_sorted_vec`](BinomialHeap::to_sorted_vec)s are equal), whatever the
+// shapes of their trees and the layout of their arenas.
+compare_by_content!([V: Variant] BinomialHeap<V>, to_sorted_vec);
 
 #[cfg(test)]
 mod tests {

@@ -17,9 +17,6 @@
 //!
 //! No planted bug.
 
-use std::cmp::Ordering;
-use std::hash::{Hash, Hasher};
-
 use smallscope::Heap;
 
 use crate::search_tree::{self, BinaryNode};
@@ -224,35 +221,9 @@ impl BinarySearchTree {
     }
 }
 
-/// Two trees are equal when they hold the same keys (their in-order
-/// [`to_vec`](BinarySearchTree::to_vec)s are equal), whatever their shapes.
-impl PartialEq for BinarySearchTree {
-    fn eq(&self, other: &Self) -> bool {
-        self.to_vec() == other.to_vec()
-    }
-}
-
-impl Eq for BinarySearchTree {}
-
-/// Hashes the in-order key sequence, exactly what `==` compares.
-impl Hash for BinarySearchTree {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        self.to_vec().hash(state);
-    }
-}
-
-impl PartialOrd for BinarySearchTree {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-/// Lexicographic on the in-order key sequences, as `Vec<i32>` orders them.
-impl Ord for BinarySearchTree {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.to_vec().cmp(&other.to_vec())
-    }
-}
+// Two trees are equal when they hold the same keys (their in-order
+// [`to_vec`](BinarySearchTree::to_vec)s are equal), whatever their shapes.
+compare_by_content!([] BinarySearchTree, to_vec);
 
 #[cfg(test)]
 mod tests {

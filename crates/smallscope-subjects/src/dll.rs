@@ -29,10 +29,8 @@
 //! afterwards: the walks are bounded by the header as well as by `size`.
 
 use std::cell::RefCell;
-use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::fmt;
-use std::hash::{Hash, Hasher};
 use std::marker::PhantomData;
 use std::rc::{Rc, Weak};
 
@@ -453,36 +451,10 @@ impl<V: Variant> DoublyLinkedList<V> {
     }
 }
 
-/// Two lists are equal when they hold the same elements in the same order
-/// (their [`to_vec`](DoublyLinkedList::to_vec)s are equal); `size` and the
-/// entries' identities play no part.
-impl<V: Variant> PartialEq for DoublyLinkedList<V> {
-    fn eq(&self, other: &Self) -> bool {
-        self.elements().eq(other.elements())
-    }
-}
-
-impl<V: Variant> Eq for DoublyLinkedList<V> {}
-
-/// Hashes the element sequence, exactly what `==` compares.
-impl<V: Variant> Hash for DoublyLinkedList<V> {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        self.to_vec().hash(state);
-    }
-}
-
-impl<V: Variant> PartialOrd for DoublyLinkedList<V> {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-/// Lexicographic on the element sequences, as `Vec<i32>` orders them.
-impl<V: Variant> Ord for DoublyLinkedList<V> {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.elements().cmp(other.elements())
-    }
-}
+// Two lists are equal when they hold the same elements in the same order
+// (their [`to_vec`](DoublyLinkedList::to_vec)s are equal); `size` and the
+// entries' identities play no part.
+compare_by_content!([V: Variant] DoublyLinkedList<V>, elements);
 
 /// Prints the elements; a derived `Debug` would follow the cycle forever.
 impl<V: Variant> fmt::Debug for DoublyLinkedList<V> {

@@ -31,6 +31,9 @@
 //! | `rbt-bug-fixup` | mis-mirrored last case of `fixAfterDeletion` | `new() add(2) add(1) add(3) add(0) remove(3)`: `rep_ok` fails |
 //! | `binheap-bug-rebalance` | the rebalance after a root removal indexes out of bounds | `new() insert(0) insert(1) insert(1) extract_min()`: panics |
 
+#[macro_use]
+mod content_order;
+
 pub mod avl;
 pub mod binheap;
 pub mod bst;

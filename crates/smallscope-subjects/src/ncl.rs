@@ -37,7 +37,6 @@
 //!   `b = new(); b.add(0); b.remove_first()`: both are empty, so `a == b`,
 //!   but `b` caches one node and `a` none.
 
-use std::cmp::Ordering;
 use std::fmt::Debug;
 use std::hash::{Hash, Hasher};
 use std::marker::PhantomData;
@@ -493,16 +492,10 @@ impl<V: Variant> Default for NodeCachingLinkedList<V> {
     }
 }
 
-/// Two lists are equal when they hold the same elements in the same order
-/// (their [`to_vec`](NodeCachingLinkedList::to_vec)s are equal); the cache,
-/// its maximum size and the arena layout play no part.
-impl<V: Variant> PartialEq for NodeCachingLinkedList<V> {
-    fn eq(&self, other: &Self) -> bool {
-        self.to_vec() == other.to_vec()
-    }
-}
-
-impl<V: Variant> Eq for NodeCachingLinkedList<V> {}
+// Two lists are equal when they hold the same elements in the same order
+// (their [`to_vec`](NodeCachingLinkedList::to_vec)s are equal); the cache,
+// its maximum size and the arena layout play no part.
+compare_by_content!(@order [V: Variant] NodeCachingLinkedList<V>, to_vec);
 
 /// Hashes the element sequence, exactly what `==` compares; with the planted
 /// [`HashBug`] also `cache_size`, which `==` ignores.
@@ -512,19 +505,6 @@ impl<V: Variant> Hash for NodeCachingLinkedList<V> {
         if V::BUG_HASH {
             self.cache_size.hash(state);
         }
-    }
-}
-
-impl<V: Variant> PartialOrd for NodeCachingLinkedList<V> {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-/// Lexicographic on the element sequences, as `Vec<i32>` orders them.
-impl<V: Variant> Ord for NodeCachingLinkedList<V> {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.to_vec().cmp(&other.to_vec())
     }
 }
 

@@ -23,8 +23,6 @@
 //! four adds and a remove, e.g. `add(2) add(1) add(3) add(0) remove(3)`, or
 //! `add(0) add(2) add(3) add(1) remove(2)` (the one BEAPI reports at scope 4).
 
-use std::cmp::Ordering;
-use std::hash::{Hash, Hasher};
 use std::marker::PhantomData;
 
 use smallscope::Heap;
@@ -641,36 +639,10 @@ impl<V: Variant> RedBlackTree<V> {
     }
 }
 
-/// Two trees are equal when they hold the same keys (their in-order
-/// [`to_vec`](RedBlackTree::to_vec)s are equal; the tree is a set, it has no
-/// values), whatever their shapes and colours.
-impl<V: Variant> PartialEq for RedBlackTree<V> {
-    fn eq(&self, other: &Self) -> bool {
-        self.to_vec() == other.to_vec()
-    }
-}
-
-impl<V: Variant> Eq for RedBlackTree<V> {}
-
-/// Hashes the in-order key sequence, exactly what `==` compares.
-impl<V: Variant> Hash for RedBlackTree<V> {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        self.to_vec().hash(state);
-    }
-}
-
-impl<V: Variant> PartialOrd for RedBlackTree<V> {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-/// Lexicographic on the in-order key sequences, as `Vec<i32>` orders them.
-impl<V: Variant> Ord for RedBlackTree<V> {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.to_vec().cmp(&other.to_vec())
-    }
-}
+// Two trees are equal when they hold the same keys (their in-order
+// [`to_vec`](RedBlackTree::to_vec)s are equal; the tree is a set, it has no
+// values), whatever their shapes and colours.
+compare_by_content!([V: Variant] RedBlackTree<V>, to_vec);
 
 #[cfg(test)]
 mod tests {

@@ -14,9 +14,6 @@
 //!
 //! No planted bug.
 
-use std::cmp::Ordering;
-use std::hash::{Hash, Hasher};
-
 use smallscope::Heap;
 
 pub use crate::list::ListError;
@@ -210,36 +207,10 @@ impl Default for SinglyLinkedList {
     }
 }
 
-/// Two lists are equal when they hold the same elements in the same order
-/// (their [`to_vec`](SinglyLinkedList::to_vec)s are equal); `size` and the
-/// entries' addresses play no part.
-impl PartialEq for SinglyLinkedList {
-    fn eq(&self, other: &Self) -> bool {
-        self.entries().eq(other.entries())
-    }
-}
-
-impl Eq for SinglyLinkedList {}
-
-/// Hashes the element sequence, exactly what `==` compares.
-impl Hash for SinglyLinkedList {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        self.to_vec().hash(state);
-    }
-}
-
-impl PartialOrd for SinglyLinkedList {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-/// Lexicographic on the element sequences, as `Vec<i32>` orders them.
-impl Ord for SinglyLinkedList {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.entries().cmp(other.entries())
-    }
-}
+// Two lists are equal when they hold the same elements in the same order
+// (their [`to_vec`](SinglyLinkedList::to_vec)s are equal); `size` and the
+// entries' addresses play no part.
+compare_by_content!([] SinglyLinkedList, to_vec);
 
 /// Drops a chain iteratively, so long lists cannot overflow the stack.
 fn drop_chain(mut link: Option<Box<Entry>>) {

@@ -13,9 +13,6 @@
 //!
 //! No planted bug.
 
-use std::cmp::Ordering;
-use std::hash::{Hash, Hasher};
-
 use smallscope::Heap;
 
 pub use crate::list::ListError;
@@ -200,35 +197,9 @@ impl Default for SortedList {
     }
 }
 
-/// Two lists are equal when they hold the same values in the same order
-/// (their [`to_vec`](SortedList::to_vec)s are equal); `size` plays no part.
-impl PartialEq for SortedList {
-    fn eq(&self, other: &Self) -> bool {
-        self.values().eq(other.values())
-    }
-}
-
-impl Eq for SortedList {}
-
-/// Hashes the value sequence, exactly what `==` compares.
-impl Hash for SortedList {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        self.to_vec().hash(state);
-    }
-}
-
-impl PartialOrd for SortedList {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-/// Lexicographic on the value sequences, as `Vec<i32>` orders them.
-impl Ord for SortedList {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.values().cmp(other.values())
-    }
-}
+// Two lists are equal when they hold the same values in the same order
+// (their [`to_vec`](SortedList::to_vec)s are equal); `size` plays no part.
+compare_by_content!([] SortedList, values);
 
 /// Drops a chain iteratively, so long lists cannot overflow the stack.
 fn drop_chain(mut link: Option<Box<Node>>) {

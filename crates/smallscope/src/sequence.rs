@@ -86,6 +86,24 @@ pub struct Call {
     pub binds: Option<u32>,
 }
 
+impl Call {
+    /// The same call with every variable `v` renamed to `rename(v)`.
+    pub fn renamed(&self, rename: impl Fn(u32) -> u32) -> Call {
+        Call {
+            op: self.op,
+            operands: self
+                .operands
+                .iter()
+                .map(|o| match o {
+                    Operand::Var(v) => Operand::Var(rename(*v)),
+                    Operand::Literal(l) => Operand::Literal(l.clone()),
+                })
+                .collect(),
+            binds: self.binds.map(rename),
+        }
+    }
+}
+
 /// A straight-line program that rebuilds one value.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Program {

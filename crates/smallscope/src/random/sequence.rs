@@ -86,23 +86,7 @@ impl Sequence {
             part.flatten_into(out, next);
             next += part.vars;
         }
-        out.extend(self.calls.iter().map(|call| shift(call, offset)));
-    }
-}
-
-/// `call` with every variable moved up by `offset`.
-fn shift(call: &Call, offset: u32) -> Call {
-    Call {
-        op: call.op,
-        operands: call
-            .operands
-            .iter()
-            .map(|o| match o {
-                Operand::Var(v) => Operand::Var(v + offset),
-                Operand::Literal(l) => Operand::Literal(l.clone()),
-            })
-            .collect(),
-        binds: call.binds.map(|v| v + offset),
+        out.extend(self.calls.iter().map(|call| call.renamed(|v| v + offset)));
     }
 }
 

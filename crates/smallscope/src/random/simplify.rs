@@ -141,7 +141,7 @@ impl<T: crate::heap::Heap> Simplifier<'_, T> {
         let given = program.calls.iter().filter_map(|c| c.binds).max().map_or(0, |m| m + 1);
         let mut renamed = program.clone();
         for call in &mut renamed.calls[at..] {
-            *call = rename(call, &|v| if v == placeholder { given } else { v });
+            *call = call.renamed(|v| if v == placeholder { given } else { v });
         }
         let kept = self.needed(&renamed);
         let removed = program.calls.len() - kept.len();
@@ -153,9 +153,9 @@ impl<T: crate::heap::Heap> Simplifier<'_, T> {
             .flat_map(|r| r.vars.iter().map(move |&v| (r, v)))
             .take(REPLACEMENTS_PER_CALL);
         for (replacement, var) in candidates {
-            let mut calls: Vec<Call> = replacement.program.calls.iter().map(|c| rename(c, &|v| v + fresh)).collect();
+            let mut calls: Vec<Call> = replacement.program.calls.iter().map(|c| c.renamed(|v| v + fresh)).collect();
             let with = var + fresh;
-            calls.extend(kept.iter().map(|&i| rename(&renamed.calls[i], &|v| if v == given { with } else { v })));
+            calls.extend(kept.iter().map(|&i| renamed.calls[i].renamed(|v| if v == given { with } else { v })));
             if let Some(shorter) = self.keeps_failure(Program { calls, result: None }) {
                 return Some(shorter);
             }
@@ -219,21 +219,6 @@ fn uses(calls: &[Call], var: u32) -> bool {
     calls.iter().any(|c| vars_of(c).any(|v| v == var))
 }
 
-fn rename(call: &Call, f: &dyn Fn(u32) -> u32) -> Call {
-    Call {
-        op: call.op,
-        operands: call
-            .operands
-            .iter()
-            .map(|o| match o {
-                Operand::Var(v) => Operand::Var(f(*v)),
-                Operand::Literal(l) => Operand::Literal(l.clone()),
-            })
-            .collect(),
-        binds: call.binds.map(f),
-    }
-}
-
 /// Variables numbered 0, 1, .. in the order they are bound.
 pub fn renumber(program: Program) -> Program {
     let mut map = rustc_hash::FxHashMap::default();
@@ -243,6 +228,6 @@ pub fn renumber(program: Program) -> Program {
             map.entry(v).or_insert(next);
         }
     }
-    let calls = program.calls.iter().map(|c| rename(c, &|v| map.get(&v).copied().unwrap_or(v))).collect();
+    let calls = program.calls.iter().map(|c| c.renamed(|v| map.get(&v).copied().unwrap_or(v))).collect();
     Program { calls, result: program.result.map(|v| map.get(&v).copied().unwrap_or(v)) }
 }
