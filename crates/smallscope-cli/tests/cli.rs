@@ -1,27 +1,9 @@
 //! The command-line contract: subjects, JSON summary, exit codes and the
 //! errors bad input gets. Runs the real binary.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
 
-fn smallscope(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_smallscope")).args(args).current_dir(dir).output().expect("binary runs")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-/// Runs a command that must be refused as bad input, and returns its message.
-fn refused(args: &[&str]) -> String {
-    let dir = tempfile::tempdir().unwrap();
-    let output = smallscope(args, dir.path());
-    let message = stderr(&output);
-    assert_eq!(output.status.code(), Some(2), "{args:?} should exit 2; stderr: {message}");
-    assert!(!message.contains("panicked"), "{args:?} panicked: {message}");
-    assert!(message.starts_with("error"), "{args:?}: {message}");
-    message
-}
+use common::*;
 
 fn catalan(n: u64) -> u64 {
     (0..n).fold(1, |c, i| c * 2 * (2 * i + 1) / (i + 2))

@@ -1,16 +1,10 @@
 //! `smallscope compare`: exit codes, the JSON summary, and the pictures
 //! `--out` writes. Runs the real binary.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
 
-fn smallscope(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_smallscope")).args(args).current_dir(dir).output().expect("binary runs")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
+use common::*;
+use std::process::Output;
 
 fn json(output: &Output) -> serde_json::Value {
     let text = String::from_utf8(output.stdout.clone()).unwrap();

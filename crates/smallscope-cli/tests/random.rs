@@ -2,30 +2,14 @@
 //! summary, exit codes, determinism, the planted bugs it must find, the
 //! replay line, and `bench random`. Runs the real binary.
 
+mod common;
+
+use common::*;
 use std::path::Path;
-use std::process::{Command, Output};
 
-fn smallscope(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_smallscope")).args(args).current_dir(dir).output().expect("binary runs")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-/// Runs a command that must be refused as bad input: exit 2 and one line
-/// on stderr, which is returned.
-fn refused(args: &[&str]) -> String {
-    let dir = tempfile::tempdir().unwrap();
-    let output = smallscope(args, dir.path());
-    let message = stderr(&output);
-    assert_eq!(output.status.code(), Some(2), "{args:?} should exit 2; stderr: {message}");
-    assert!(!message.contains("panicked"), "{args:?} panicked: {message}");
-    assert!(message.starts_with("error"), "{args:?}: {message}");
+/// Runs a command that must be refused as bad input, in one line of stderr.
+fn refused_in_one_line(args: &[&str]) -> String {
+    let message = refused(args);
     assert_eq!(message.trim_end().lines().count(), 1, "{args:?}: one line expected: {message}");
     message
 }
@@ -70,17 +54,17 @@ fn assert_found(subject: &str, contract: &str, code: i32, summary: &serde_json::
 
 #[test]
 fn bad_time_limits_are_refused() {
-    let message = refused(&["random", "dll", "--time-limit", "0s"]);
+    let message = refused_in_one_line(&["random", "dll", "--time-limit", "0s"]);
     assert!(message.contains("time limit") && message.contains("more than zero"), "{message}");
-    let message = refused(&["random", "dll", "--time-limit", "0"]);
+    let message = refused_in_one_line(&["random", "dll", "--time-limit", "0"]);
     assert!(message.contains("time limit") && message.contains("more than zero"), "{message}");
-    let message = refused(&["random", "dll", "--time-limit", "banana"]);
+    let message = refused_in_one_line(&["random", "dll", "--time-limit", "banana"]);
     assert!(message.contains("time limit") && message.contains("banana"), "{message}");
 }
 
 #[test]
 fn an_unknown_subject_is_named_with_the_known_ones() {
-    let message = refused(&["random", "nope", "--sequences", "10"]);
+    let message = refused_in_one_line(&["random", "nope", "--sequences", "10"]);
     assert!(message.contains("unknown subject `nope`"), "{message}");
     for known in ["dll", "dll-bug-remove", "ncl-bug-hash", "binheap-bug-rebalance"] {
         assert!(message.contains(known), "{known} not listed: {message}");
@@ -89,9 +73,9 @@ fn an_unknown_subject_is_named_with_the_known_ones() {
 
 #[test]
 fn zero_sequences_and_an_unknown_pruning_are_refused() {
-    let message = refused(&["random", "dll", "--sequences", "0"]);
+    let message = refused_in_one_line(&["random", "dll", "--sequences", "0"]);
     assert!(message.contains("sequence limit") && message.contains("at least 1"), "{message}");
-    let message = refused(&["random", "dll", "--sequences", "10", "--index-pruning", "bogus"]);
+    let message = refused_in_one_line(&["random", "dll", "--sequences", "10", "--index-pruning", "bogus"]);
     assert!(message.contains("bogus") && message.contains("heap"), "{message}");
 }
 
@@ -242,5 +226,5 @@ fn bench_random_prints_one_table_with_the_target() {
         assert!(sequences > 0, "{row:?}");
     }
     assert!(text.contains("target: >= 100000 sequences/s single-threaded on dll"), "{text}");
-    assert!(refused(&["bench", "random", "--seconds", "0"]).contains("--seconds"));
+    assert!(refused_in_one_line(&["bench", "random", "--seconds", "0"]).contains("--seconds"));
 }
