@@ -5,7 +5,7 @@
 //! reach within a scope (the small scope hypothesis: most bugs show on small
 //! inputs), each with the shortest call sequence that builds it.
 //!
-//! The pipeline: a subject ([`heap`], [`api`]) feeds an engine ([`beapi`],
+//! The pipeline: a subject ([`heap`], [`api`](mod@api)) feeds an engine ([`beapi`],
 //! [`korat`], or [`random`] for APIs too large to enumerate), whose findings
 //! ([`sequence`]) go to sinks ([`emit`]).
 //!

@@ -26,7 +26,7 @@
 //! assert_eq!(smallscope::heap::canonical_text(&list), "List#0{head: Node#1{key: 7, next: null}}");
 //! ```
 //!
-//! [`linearize`] turns a rooted heap into its canonical form (the BEAPI
+//! [`Linearizer`] turns a rooted heap into its canonical form (the BEAPI
 //! paper's Fig. 3); [`Schema`] lists the classes a type can reach, so that
 //! configuration naming a field can be checked before a run.
 
