@@ -240,6 +240,39 @@ fn a_user_contract_fails_with_the_shortest_sequence() {
     assert!(group.assertion[0].contains("assert_contract"), "{:?}", group.assertion);
 }
 
+/// `Clone` panics at 2: user code the engine calls itself.
+#[derive(Heap, Debug)]
+pub struct BrittleClone {
+    n: u8,
+}
+
+impl Clone for BrittleClone {
+    fn clone(&self) -> Self {
+        assert!(self.n != 2, "cannot copy a two");
+        BrittleClone { n: self.n }
+    }
+}
+
+#[smallscope::api(name = "test-random-brittle-clone")]
+impl BrittleClone {
+    pub fn new() -> Self {
+        BrittleClone { n: 0 }
+    }
+    pub fn inc(&mut self) {
+        self.n = (self.n + 1) % 4;
+    }
+}
+
+#[test]
+fn a_panicking_clone_is_a_failure_and_the_run_goes_on() {
+    let report = run::<BrittleClone>(3_000, 9);
+    // Four states, three of them reusable: everything it can assemble is made
+    // long before the limit, and the run says so.
+    assert!(report.stopped_by.starts_with("stuck"), "{}", report.stopped_by);
+    let messages: Vec<&str> = report.failure_groups.iter().map(|g| g.message.as_str()).collect();
+    assert!(messages.iter().any(|m| m.contains("cannot copy a two")), "{messages:?}");
+}
+
 // ===========================================================================
 // 2. Index pruning
 // ===========================================================================

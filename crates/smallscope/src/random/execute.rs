@@ -135,7 +135,19 @@ impl<T: Heap> Executor<'_, T> {
                     let owned = match Arc::try_unwrap(value) {
                         Ok(owned) => owned,
                         Err(shared) => match self.clone {
-                            Some(clone) => clone(&shared),
+                            // `Clone` is user code too: a panic in it is a failure.
+                            Some(clone) => match run_captured(|| clone(&shared)) {
+                                Ok(owned) => owned,
+                                Err(Outcome::AssumeFailed(info) | Outcome::Panicked(info)) => {
+                                    return CallResult::Failed(Failure {
+                                        contract: "no-panic".into(),
+                                        op: call.op,
+                                        location: info.location,
+                                        message: format!("`clone` panicked: {}", info.message),
+                                        vars: Vec::new(),
+                                    });
+                                }
+                            },
                             None => return CallResult::Illegal,
                         },
                     };

@@ -529,13 +529,18 @@ impl<'a, T: Heap> Generator<'a, T> {
         match (self.config.index_pruning, equality) {
             (IndexPruning::Off, _) => true,
             (_, Some((hash, eq))) => {
-                let bucket = self.seen_equal.entry(hash(value)).or_default();
-                if bucket.iter().any(|seen| eq(seen, value)) {
-                    false
-                } else {
-                    bucket.push(value.clone());
-                    true
-                }
+                // A panicking `hash` or `==` is the contracts' business: reuse the value.
+                let seen_equal = &mut self.seen_equal;
+                run_captured(|| {
+                    let bucket = seen_equal.entry(hash(value)).or_default();
+                    if bucket.iter().any(|seen| eq(seen, value)) {
+                        false
+                    } else {
+                        bucket.push(value.clone());
+                        true
+                    }
+                })
+                .unwrap_or(true)
             }
             _ => {
                 let print = print.unwrap_or_else(|| {
