@@ -47,6 +47,8 @@ mod contract;
 mod execute;
 mod generate;
 mod registry;
+mod regression;
+mod report;
 mod sequence;
 mod simplify;
 mod std_ops;
@@ -55,6 +57,7 @@ pub use config::{IndexPruning, RandomConfig, DEFAULT_TIME_LIMIT};
 pub use contract::{assert_contract, std_contracts, Contract};
 pub use execute::{Failure, GroupKey};
 pub use registry::{registered_contracts, ContractRegistration};
+pub use report::{FailureGroup, RandomReport, RegressionTest};
 pub use sequence::Sequence;
 pub use simplify::Shrink;
 
@@ -63,76 +66,12 @@ use std::time::Instant;
 
 use regex::Regex;
 
-use crate::api::{Access, Operation, OperationInfo, ParamKind, ReturnKind, StdTraits, Subject};
+use crate::api::{Operation, OperationInfo, StdTraits, Subject};
 use crate::beapi::{Progress, Silent};
-use crate::sequence::{Call, Literal, Operand, Program};
 use crate::ConfigError;
 use execute::Executor;
 use generate::{Generator, Stop};
-use simplify::{Replacement, Simplifier};
-
-/// One failure group: a broken contract after one operation, with the
-/// smallest failing sequence found, simplified.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct FailureGroup {
-    pub contract: String,
-    pub operation: String,
-    /// Where it panicked, for panics.
-    pub location: Option<String>,
-    pub message: String,
-    /// Failing sequences found in this group.
-    pub count: u64,
-    /// Calls of the first failing sequence found in this group.
-    pub first_calls: usize,
-    /// Calls of the smallest failing sequence, before and after simplification.
-    pub calls_before: usize,
-    pub calls_after: usize,
-    /// The simplified sequence as one line, e.g. `s0 = new(); s0.add(1)`.
-    pub sequence: String,
-    /// Rust statements that fail on the final values (empty for a panic).
-    pub assertion: Vec<String>,
-    #[serde(skip)]
-    pub program: Program,
-}
-
-/// A legal sequence and what its calls returned, to be checked again later.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct RegressionTest {
-    pub sequence: String,
-    /// Per call, the `Debug` rendering of its result when it is a value that
-    /// renders the same in two executions.
-    pub observations: Vec<Option<String>>,
-    /// How many of the last calls are observers added to check the final state.
-    pub final_observers: usize,
-    #[serde(skip)]
-    pub program: Program,
-}
-
-/// What a random run did and found.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct RandomReport {
-    /// The subject's Rust type.
-    pub subject: String,
-    pub engine: &'static str,
-    pub seed: u64,
-    /// New sequences executed.
-    pub sequences: u64,
-    /// Executed sequences that misused the API.
-    pub illegal: u64,
-    /// Assembled sequences dropped unexecuted, made before.
-    pub redundant: u64,
-    pub legal: u64,
-    /// Sequences kept in the component set for reuse.
-    pub stored: usize,
-    pub failure_groups: Vec<FailureGroup>,
-    pub regression_tests: Vec<RegressionTest>,
-    pub seconds: f64,
-    pub sequences_per_second: f64,
-    /// `time limit`, `sequence limit`, `stuck` or why it was interrupted.
-    pub stopped_by: String,
-    pub contracts: Vec<String>,
-    pub operations: Vec<OperationInfo>,
-}
+use simplify::Simplifier;
 
 /// A random run on subject `T`, configured builder-style.
 pub struct Random<T: Subject + StdTraits> {
@@ -218,7 +157,7 @@ impl<T: Subject + StdTraits> Random<T> {
         let exec =
             Executor { ops: &ops, contracts: &self.contracts, misuse: &misuse, clone: traits.clone, checked: None };
         progress.message(&format!("simplifying {} failure groups", generator.groups.len()));
-        let replacements = replacement_set(&generator);
+        let replacements = simplify::replacement_set(&generator.components);
 
         let failure_groups = generator
             .groups
@@ -259,7 +198,7 @@ impl<T: Subject + StdTraits> Random<T> {
                 }
             })
             .collect();
-        let regression_tests = regression_tests(&generator, &exec, &ops);
+        let regression_tests = regression::regression_tests(&generator, &exec, &ops);
         let counts = generator.counts;
         Ok(RandomReport {
             subject: std::any::type_name::<T>().to_owned(),
@@ -288,121 +227,4 @@ impl<T: Subject + StdTraits> Random<T> {
 
 fn infos<T>(ops: &[Operation<T>]) -> Vec<OperationInfo> {
     ops.iter().map(|op| op.info()).collect()
-}
-
-/// How many stored sequences may serve as replacements, and how long.
-const REPLACEMENT_SET_SIZE: usize = 2_000;
-const REPLACEMENT_MAX_CALLS: usize = 8;
-
-/// Short stored sequences, shortest and simplest first (§6.1: more general
-/// replacements are tried first).
-fn replacement_set<T>(generator: &Generator<'_, T>) -> Vec<Replacement> {
-    let mut candidates: Vec<(usize, u32, usize)> = generator
-        .components
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| c.seq.len() <= REPLACEMENT_MAX_CALLS)
-        .map(|(i, c)| (c.seq.len(), literal_weight(&c.seq.flatten()), i))
-        .collect();
-    candidates.sort_unstable();
-    candidates.truncate(REPLACEMENT_SET_SIZE);
-    candidates
-        .into_iter()
-        .map(|(_, _, i)| {
-            let component = &generator.components[i];
-            Replacement { program: component.seq.flatten(), vars: component.reusable.clone() }
-        })
-        .collect()
-}
-
-/// How far a program's literals are from the simplest ones.
-fn literal_weight(program: &Program) -> u32 {
-    program
-        .calls
-        .iter()
-        .flat_map(|c| &c.operands)
-        .map(|o| match o {
-            Operand::Literal(Literal::Int(v)) => v.unsigned_abs().min(1_000) as u32,
-            Operand::Literal(_) => 1,
-            Operand::Var(_) => 0,
-        })
-        .sum()
-}
-
-/// Appends a call of every observer (`&self`, no other parameter, returning
-/// a value, infallible) on every value alive at the end, so that a test
-/// also pins down the final state, as Randoop's observer checks do.
-fn observe_final_state<T>(program: &mut Program, ops: &[Operation<T>]) {
-    let observers: Vec<u16> = ops
-        .iter()
-        .enumerate()
-        .filter(|(_, op)| {
-            op.params == [ParamKind::Subject(Access::Ref)] && op.returns == ReturnKind::Value && !op.fallible
-        })
-        .map(|(i, _)| i as u16)
-        .collect();
-    let mut alive: Vec<u32> = program.calls.iter().filter_map(|c| c.binds).collect();
-    for call in &program.calls {
-        for (operand, kind) in call.operands.iter().zip(&ops[usize::from(call.op)].params) {
-            if let (Operand::Var(v), ParamKind::Subject(Access::Owned)) = (operand, kind) {
-                alive.retain(|a| a != v);
-            }
-        }
-    }
-    for var in alive {
-        for &op in &observers {
-            program.calls.push(Call { op, operands: vec![Operand::Var(var)], binds: None });
-        }
-    }
-}
-
-/// How many times a regression test is executed before its values are
-/// trusted. The thesis executes twice; more runs are needed because a
-/// small `HashSet` renders in the same order in two runs once in a few
-/// (each set gets new hash keys, but few orders are possible).
-const EXECUTIONS: usize = 10;
-
-/// The sampled legal sequences, executed [`EXECUTIONS`] times: a rendering
-/// that differs between runs, or that shows an address, is not kept as an oracle.
-fn regression_tests<T: crate::heap::Heap>(
-    generator: &Generator<'_, T>,
-    exec: &Executor<'_, T>,
-    ops: &[Operation<T>],
-) -> Vec<RegressionTest> {
-    let infos = infos(ops);
-    let address = Regex::new(r"0x[0-9a-fA-F]{4,}").expect("valid regex");
-    let mut seen = rustc_hash::FxHashSet::default();
-    let mut out = Vec::new();
-    for seq in &generator.regression_sample() {
-        if !seen.insert(seq.key()) {
-            continue;
-        }
-        let mut program = simplify::renumber(seq.flatten());
-        let generated = program.calls.len();
-        observe_final_state(&mut program, ops);
-        let first = exec.replay(&program, true);
-        if first.stopped.is_some() {
-            continue; // not deterministic enough to be a test
-        }
-        let mut observations: Vec<Option<String>> =
-            first.rendered.into_iter().map(|r| r.filter(|text| !address.is_match(text))).collect();
-        for _ in 1..EXECUTIONS {
-            let again = exec.replay(&program, true);
-            if again.stopped.is_some() {
-                observations.clear();
-                break;
-            }
-            for (kept, seen) in observations.iter_mut().zip(again.rendered) {
-                if *kept != seen {
-                    *kept = None;
-                }
-            }
-        }
-        if observations.iter().all(Option::is_none) {
-            continue;
-        }
-        let final_observers = program.calls.len() - generated;
-        out.push(RegressionTest { sequence: program.to_text(&infos), observations, final_observers, program });
-    }
-    out
 }

@@ -16,6 +16,7 @@
 //! Every candidate is replayed from scratch; the failure decides.
 
 use super::execute::{Executor, GroupKey};
+use super::generate::Component;
 use crate::api::{Access, ParamKind};
 use crate::sequence::{Call, Literal, Operand, Program};
 
@@ -217,6 +218,44 @@ fn vars_of(call: &Call) -> impl Iterator<Item = u32> + '_ {
 
 fn uses(calls: &[Call], var: u32) -> bool {
     calls.iter().any(|c| vars_of(c).any(|v| v == var))
+}
+
+/// How many stored sequences may serve as replacements, and how long.
+const REPLACEMENT_SET_SIZE: usize = 2_000;
+const REPLACEMENT_MAX_CALLS: usize = 8;
+
+/// Short stored sequences, shortest and simplest first (§6.1: more general
+/// replacements are tried first).
+pub(super) fn replacement_set<T>(components: &[Component<T>]) -> Vec<Replacement> {
+    let mut candidates: Vec<(usize, u32, usize)> = components
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.seq.len() <= REPLACEMENT_MAX_CALLS)
+        .map(|(i, c)| (c.seq.len(), literal_weight(&c.seq.flatten()), i))
+        .collect();
+    candidates.sort_unstable();
+    candidates.truncate(REPLACEMENT_SET_SIZE);
+    candidates
+        .into_iter()
+        .map(|(_, _, i)| {
+            let component = &components[i];
+            Replacement { program: component.seq.flatten(), vars: component.reusable.clone() }
+        })
+        .collect()
+}
+
+/// How far a program's literals are from the simplest ones.
+fn literal_weight(program: &Program) -> u32 {
+    program
+        .calls
+        .iter()
+        .flat_map(|c| &c.operands)
+        .map(|o| match o {
+            Operand::Literal(Literal::Int(v)) => v.unsigned_abs().min(1_000) as u32,
+            Operand::Literal(_) => 1,
+            Operand::Var(_) => 0,
+        })
+        .sum()
 }
 
 /// Variables numbered 0, 1, .. in the order they are bound.
