@@ -16,6 +16,7 @@ mod bench;
 mod compare_command;
 mod korat_command;
 mod memory;
+mod partial;
 mod progress;
 mod random_command;
 
@@ -113,6 +114,9 @@ fn watch_calls(timeout: std::time::Duration) {
                          to allow longer calls.",
                         timeout.as_secs_f64()
                     );
+                    if let Some(found) = partial::report() {
+                        eprintln!("{found}");
+                    }
                     std::process::exit(2);
                 }
             } else {

@@ -41,6 +41,7 @@ impl Progress for Bar {
     }
     fn tick(&mut self, explored: u64, structures: usize) -> ControlFlow<String> {
         if self.random {
+            crate::partial::executed(explored);
             self.bar.set_message(format!("{explored} sequences executed, {structures} failure groups"));
         } else {
             self.bar
@@ -56,6 +57,10 @@ impl Progress for Bar {
     }
     fn level_finished(&mut self, stats: &LevelStats) {
         self.bar.set_message(format!("level {} done: {} new structures", stats.level, stats.structures));
+    }
+    fn found(&mut self, failure: &str) {
+        crate::partial::found(failure);
+        self.bar.println(format!("found: {failure}"));
     }
     fn message(&mut self, text: &str) {
         self.bar.set_message(text.to_owned());

@@ -113,8 +113,12 @@ fn config(args: &RandomArgs) -> Result<RandomConfig, BadInput> {
 /// The command that repeats this run exactly: the sequence count pins it
 /// down where a time limit would not.
 fn replay_command(args: &RandomArgs, report: &RandomReport) -> String {
-    let mut command =
-        format!("smallscope random {} --seed {} --sequences {}", args.subject, args.seed, report.sequences);
+    format!("{} --sequences {}", replay_base(args), report.sequences)
+}
+
+/// The replay command without its sequence count.
+fn replay_base(args: &RandomArgs) -> String {
+    let mut command = format!("smallscope random {} --seed {}", args.subject, args.seed);
     if let Some(ints) = &args.ints {
         let ints: Vec<String> = ints.iter().map(i64::to_string).collect();
         command.push_str(&format!(" --ints={}", ints.join(",")));
@@ -145,6 +149,7 @@ pub fn run(args: &RandomArgs) -> anyhow::Result<ExitCode> {
     let registration = find_subject(&args.subject)?;
     let config = config(args)?;
     let subject = registration.subject();
+    crate::partial::start(replay_base(args));
     let mut bar = Bar::for_random(args.memory_limit_mb.map(|mb| mb * 1024 * 1024));
     let report = subject.random(&config, &mut bar).map_err(BadInput::from)?;
     bar.finish();

@@ -60,6 +60,8 @@ pub trait Progress {
     fn level_finished(&mut self, _stats: &LevelStats) {}
     /// A note on what is happening, e.g. that builders are being identified.
     fn message(&mut self, _text: &str) {}
+    /// A failure found, described on one line, as soon as it is found.
+    fn found(&mut self, _failure: &str) {}
 }
 
 /// A [`Progress`] that ignores everything.

@@ -182,7 +182,22 @@ impl<'a, T: Heap> Generator<'a, T> {
         let time_limit = self.config.effective_time_limit();
         self.bootstrap();
         let mut attempts_without_new = 0u32;
+        let mut reported = 0;
         loop {
+            // Each new group is told at once, so that nothing found is lost
+            // if a later call never returns.
+            while reported < self.groups.len() {
+                let group = &self.groups[reported];
+                let ops: Vec<_> = self.exec.ops.iter().map(|op| op.info()).collect();
+                let op = ops[usize::from(group.failure.op)].name;
+                progress.found(&format!(
+                    "{} after `{op}`: {}: {}",
+                    group.failure.contract,
+                    group.failure.message,
+                    group.smallest.to_text(&ops)
+                ));
+                reported += 1;
+            }
             if let Some(limit) = self.config.sequence_limit {
                 if self.counts.executed >= limit {
                     return Stop::SequenceLimit;
