@@ -126,32 +126,23 @@ impl<T: Heap> Executor<'_, T> {
         let op = &self.ops[usize::from(call.op)];
         touched.clear();
         let mut args = Vec::with_capacity(call.operands.len());
+        // Values shared with stored sequences, copied inside the captured
+        // call: `Clone` is user code too, and a panic in it is a failure.
+        let mut shared: Vec<(usize, Arc<T>)> = Vec::new();
         for (operand, kind) in call.operands.iter().zip(&op.params) {
             match operand {
                 Operand::Var(v) => {
                     let Some(value) = values.get_mut(*v as usize).and_then(Option::take) else {
                         return CallResult::Illegal; // moved before, or used twice in one call
                     };
-                    let owned = match Arc::try_unwrap(value) {
-                        Ok(owned) => owned,
-                        Err(shared) => match self.clone {
-                            // `Clone` is user code too: a panic in it is a failure.
-                            Some(clone) => match run_captured(|| clone(&shared)) {
-                                Ok(owned) => owned,
-                                Err(Outcome::AssumeFailed(info) | Outcome::Panicked(info)) => {
-                                    return CallResult::Failed(Failure {
-                                        contract: "no-panic".into(),
-                                        op: call.op,
-                                        location: info.location,
-                                        message: format!("`clone` panicked: {}", info.message),
-                                        vars: Vec::new(),
-                                    });
-                                }
-                            },
-                            None => return CallResult::Illegal,
-                        },
-                    };
-                    args.push(Arg::Subject(owned));
+                    match Arc::try_unwrap(value) {
+                        Ok(owned) => args.push(Arg::Subject(owned)),
+                        Err(value) if self.clone.is_some() => {
+                            shared.push((args.len(), value));
+                            args.push(Arg::Taken);
+                        }
+                        Err(_) => return CallResult::Illegal,
+                    }
                     if !matches!(kind, ParamKind::Subject(Access::Owned)) {
                         touched.push(*v);
                     }
@@ -160,7 +151,14 @@ impl<T: Heap> Executor<'_, T> {
             }
         }
         set_current_operation(op.name);
-        let outcome = run_captured(|| (op.invoke)(&mut args, render));
+        let outcome = run_captured(|| {
+            if let Some(clone) = self.clone {
+                for (slot, value) in &shared {
+                    args[*slot] = Arg::Subject(clone(value));
+                }
+            }
+            (op.invoke)(&mut args, render)
+        });
         for (operand, arg) in call.operands.iter().zip(args) {
             if let (Operand::Var(v), Arg::Subject(value)) = (operand, arg) {
                 values[*v as usize] = Some(Arc::new(value));
