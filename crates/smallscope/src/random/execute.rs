@@ -119,6 +119,24 @@ impl Replay {
     }
 }
 
+impl<'a, T> Executor<'a, T> {
+    /// An executor that checks every contract on every call (for replays).
+    pub fn new(
+        ops: &'a [Operation<T>],
+        contracts: &'a [Box<dyn Contract<T>>],
+        misuse: &'a [Regex],
+        clone: Option<fn(&T) -> T>,
+    ) -> Self {
+        Executor { ops, contracts, misuse, clone, checked: None }
+    }
+
+    /// The same executor, skipping one-value checks on canonical forms that
+    /// passed them before, and fingerprinting every value a call touches.
+    pub fn memoized(&self) -> Self {
+        Executor { checked: Some(Default::default()), ..*self }
+    }
+}
+
 impl<T: Heap> Executor<'_, T> {
     /// Runs `call` on `values`, then checks the contracts on what it touched.
     /// `touched` receives the variables the call used or bound.

@@ -15,9 +15,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::execute::{CallResult, Executor, Failure, GroupKey, Values};
 use super::sequence::Sequence;
 use super::{IndexPruning, RandomConfig};
-use crate::api::{run_captured, Access, IntKind, Operation, ParamKind, ReturnKind, StdTraitTable};
+use crate::api::{run_captured, Access, IntKind, Operation, OperationInfo, ParamKind, ReturnKind, StdTraitTable};
 use crate::beapi::Progress;
-use crate::heap::{Heap, Linearizer};
+use crate::heap::Heap;
 use crate::sequence::{Call, Literal, Operand, Program};
 
 /// Values of sequences up to this long are matched with equal ones: short
@@ -136,7 +136,6 @@ pub(super) struct Generator<'a, T> {
     ints: Vec<i64>,
     int_seen: FxHashSet<i64>,
     made: FxHashSet<u128>,
-    lin: Linearizer,
     seen_heaps: FxHashSet<u128>,
     seen_equal: FxHashMap<u64, Vec<Arc<T>>>,
     pub groups: Vec<Group>,
@@ -146,10 +145,16 @@ pub(super) struct Generator<'a, T> {
     equal_index: Option<EqualIndex<T>>,
     pub counts: Counts,
     constructors: Vec<u16>,
+    /// The operations' signatures, for printing sequences.
+    pub infos: Vec<OperationInfo>,
 }
 
 impl<'a, T: Heap> Generator<'a, T> {
+    /// A generator running `exec`, which must be [`Executor::memoized`]:
+    /// index pruning uses the fingerprints it takes.
     pub fn new(config: &'a RandomConfig, exec: Executor<'a, T>, traits: StdTraitTable<T>) -> Self {
+        assert!(exec.checked.is_some(), "the generator needs a memoized executor");
+        let infos = exec.ops.iter().map(|op| op.info()).collect();
         let constructors =
             exec.ops.iter().enumerate().filter(|(_, op)| op.is_constructor()).map(|(i, _)| i as u16).collect();
         Generator {
@@ -162,7 +167,6 @@ impl<'a, T: Heap> Generator<'a, T> {
             ints: Vec::new(),
             int_seen: FxHashSet::default(),
             made: FxHashSet::default(),
-            lin: Linearizer::new(None),
             seen_heaps: FxHashSet::default(),
             seen_equal: FxHashMap::default(),
             groups: Vec::new(),
@@ -174,6 +178,7 @@ impl<'a, T: Heap> Generator<'a, T> {
             },
             counts: Counts::default(),
             constructors,
+            infos,
         }
     }
 
@@ -188,13 +193,12 @@ impl<'a, T: Heap> Generator<'a, T> {
             // if a later call never returns.
             while reported < self.groups.len() {
                 let group = &self.groups[reported];
-                let ops: Vec<_> = self.exec.ops.iter().map(|op| op.info()).collect();
-                let op = ops[usize::from(group.failure.op)].name;
+                let op = self.infos[usize::from(group.failure.op)].name;
                 progress.found(&format!(
                     "{} after `{op}`: {}: {}",
                     group.failure.contract,
                     group.failure.message,
-                    group.smallest.to_text(&ops)
+                    group.smallest.to_text(&self.infos)
                 ));
                 reported += 1;
             }
@@ -300,28 +304,31 @@ impl<'a, T: Heap> Generator<'a, T> {
         combos
     }
 
-    /// Runs the sequence `parts` + `calls` unless it was made before or a limit is reached.
+    /// Runs the sequence `parts` + `calls` unless a limit is reached.
     fn try_sequence(&mut self, parts: Vec<usize>, calls: Vec<Call>) {
-        if self.config.sequence_limit.is_some_and(|limit| self.counts.executed >= limit) {
-            return;
-        }
-        let seq = Arc::new(Sequence::new(parts.iter().map(|&c| self.components[c].seq.clone()).collect(), calls));
-        if self.made.insert(seq.key()) {
-            self.counts.executed += 1;
-            self.execute(&parts, seq);
+        if self.config.sequence_limit.is_none_or(|limit| self.counts.executed < limit) {
+            self.run_new(&parts, calls);
         }
     }
 
     /// Assembles and runs one new sequence; false when it was made before.
     fn step(&mut self) -> bool {
-        let Some((parts, calls)) = self.assemble() else { return false };
+        match self.assemble() {
+            Some((parts, calls)) => self.run_new(&parts, calls),
+            None => false,
+        }
+    }
+
+    /// Runs `parts` + `calls` unless that sequence was made before (§7.3:
+    /// redundant); false if it was.
+    fn run_new(&mut self, parts: &[usize], calls: Vec<Call>) -> bool {
         let seq = Arc::new(Sequence::new(parts.iter().map(|&c| self.components[c].seq.clone()).collect(), calls));
         if !self.made.insert(seq.key()) {
             self.counts.redundant += 1;
             return false;
         }
         self.counts.executed += 1;
-        self.execute(&parts, seq);
+        self.execute(parts, seq);
         true
     }
 
@@ -479,7 +486,7 @@ impl<'a, T: Heap> Generator<'a, T> {
             .into_iter()
             .filter(|&v| {
                 let print = prints.iter().rev().find(|(var, _)| *var == v).map(|&(_, p)| p);
-                self.is_new(&values, v, print)
+                self.is_new(&values, v, print.expect("a memoized executor fingerprints what it touches"))
             })
             .collect();
         if !reusable.is_empty() && seq.len() <= self.config.max_length {
@@ -534,8 +541,8 @@ impl<'a, T: Heap> Generator<'a, T> {
     }
 
     /// Index pruning (§7.4): whether the value of `var` was not seen before.
-    /// `print` is the fingerprint of its canonical form, when known.
-    fn is_new(&mut self, values: &Values<T>, var: u32, print: Option<u128>) -> bool {
+    /// `print` is the fingerprint of its canonical form.
+    fn is_new(&mut self, values: &Values<T>, var: u32, print: u128) -> bool {
         let value = values[var as usize].as_ref().expect("live");
         let equality = match (self.traits.hash, self.traits.partial_eq) {
             (Some(hash), Some(eq)) if self.config.index_pruning == IndexPruning::Equality => Some((hash, eq)),
@@ -557,12 +564,7 @@ impl<'a, T: Heap> Generator<'a, T> {
                 })
                 .unwrap_or(true)
             }
-            _ => {
-                let print = print.unwrap_or_else(|| {
-                    crate::beapi::fingerprint(self.lin.linearize(&**value).expect("no object limit"))
-                });
-                self.seen_heaps.insert(print)
-            }
+            _ => self.seen_heaps.insert(print),
         }
     }
 

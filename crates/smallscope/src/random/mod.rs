@@ -66,7 +66,7 @@ use std::time::Instant;
 
 use regex::Regex;
 
-use crate::api::{Operation, OperationInfo, StdTraits, Subject};
+use crate::api::{Operation, StdTraits, Subject};
 use crate::beapi::{Progress, Silent};
 use crate::ConfigError;
 use execute::Executor;
@@ -143,19 +143,11 @@ impl<T: Subject + StdTraits> Random<T> {
             .map(|p| Regex::new(p).map_err(|e| ConfigError::BadPattern { pattern: p.clone(), reason: e.to_string() }))
             .collect::<Result<Vec<_>, _>>()?;
         let traits = T::std_traits();
-        let exec = Executor {
-            ops: &ops,
-            contracts: &self.contracts,
-            misuse: &misuse,
-            clone: traits.clone,
-            checked: Some(Default::default()),
-        };
+        let exec = Executor::new(&ops, &self.contracts, &misuse, traits.clone);
         let started = Instant::now();
-        let mut generator = Generator::new(config, exec, traits);
+        let mut generator = Generator::new(config, exec.memoized(), traits);
         let stop = generator.run(started, progress);
         let seconds = started.elapsed().as_secs_f64();
-        let exec =
-            Executor { ops: &ops, contracts: &self.contracts, misuse: &misuse, clone: traits.clone, checked: None };
         progress.message(&format!("simplifying {} failure groups", generator.groups.len()));
         let replacements = simplify::replacement_set(&generator.components);
 
@@ -192,13 +184,13 @@ impl<T: Subject + StdTraits> Random<T> {
                     first_calls: group.first_calls,
                     calls_before: before,
                     calls_after: program.calls.len(),
-                    sequence: program.to_text(&infos(&ops)),
+                    sequence: program.to_text(&generator.infos),
                     assertion,
                     program,
                 }
             })
             .collect();
-        let regression_tests = regression::regression_tests(&generator, &exec, &ops);
+        let regression_tests = regression::regression_tests(&generator, &exec);
         let counts = generator.counts;
         Ok(RandomReport {
             subject: std::any::type_name::<T>().to_owned(),
@@ -220,11 +212,7 @@ impl<T: Subject + StdTraits> Random<T> {
                 Stop::Interrupted(why) => why,
             },
             contracts: self.contracts.iter().map(|c| c.name().to_owned()).collect(),
-            operations: infos(&ops),
+            operations: generator.infos.clone(),
         })
     }
-}
-
-fn infos<T>(ops: &[Operation<T>]) -> Vec<OperationInfo> {
-    ops.iter().map(|op| op.info()).collect()
 }

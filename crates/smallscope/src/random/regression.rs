@@ -5,7 +5,7 @@ use regex::Regex;
 
 use super::execute::Executor;
 use super::generate::Generator;
-use super::{infos, simplify, RegressionTest};
+use super::{simplify, RegressionTest};
 use crate::api::{Access, Operation, ParamKind, ReturnKind};
 use crate::sequence::{Call, Operand, Program};
 
@@ -47,9 +47,8 @@ const EXECUTIONS: usize = 10;
 pub(super) fn regression_tests<T: crate::heap::Heap>(
     generator: &Generator<'_, T>,
     exec: &Executor<'_, T>,
-    ops: &[Operation<T>],
 ) -> Vec<RegressionTest> {
-    let infos = infos(ops);
+    let (ops, infos) = (exec.ops, &generator.infos);
     let address = Regex::new(r"0x[0-9a-fA-F]{4,}").expect("valid regex");
     let mut seen = rustc_hash::FxHashSet::default();
     let mut out = Vec::new();
@@ -82,7 +81,7 @@ pub(super) fn regression_tests<T: crate::heap::Heap>(
             continue;
         }
         let final_observers = program.calls.len() - generated;
-        out.push(RegressionTest { sequence: program.to_text(&infos), observations, final_observers, program });
+        out.push(RegressionTest { sequence: program.to_text(infos), observations, final_observers, program });
     }
     out
 }

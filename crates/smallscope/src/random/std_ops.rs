@@ -3,7 +3,7 @@
 //! Java class Randoop tests. They put two values in one sequence, where the
 //! pair contracts can compare them, and they print as ordinary method calls.
 
-use crate::api::{Access, Arg, Operation, ParamKind, ReturnKind, Returned, StdTraits};
+use crate::api::{Access, Arg, Invoke, Operation, ParamKind, ReturnKind, Returned, StdTraits};
 
 fn both<T>(args: &[Arg<T>]) -> (&T, &T) {
     (args[0].subject_ref(), args[1].subject_ref())
@@ -26,41 +26,25 @@ fn invoke_cmp<T: StdTraits>(args: &mut [Arg<T>], render: bool) -> Returned<T> {
     Returned::value(&ord(a, b), render, None)
 }
 
+/// A method on `&self` and `arity - 1` more subject references.
+fn by_ref<T>(name: &'static str, arity: usize, returns: ReturnKind, invoke: Invoke<T>) -> Operation<T> {
+    let params = vec![ParamKind::Subject(Access::Ref); arity];
+    Operation { name, receiver: true, params, returns, fallible: false, invoke }
+}
+
 /// The operations `T`'s standard traits give, leaving out names the API
 /// already uses.
 pub fn std_operations<T: StdTraits>(taken: &[&str]) -> Vec<Operation<T>> {
     let table = T::std_traits();
-    let by_ref = ParamKind::Subject(Access::Ref);
     let mut ops = Vec::new();
     if table.clone.is_some() {
-        ops.push(Operation {
-            name: "clone",
-            receiver: true,
-            params: vec![by_ref],
-            returns: ReturnKind::Subject,
-            fallible: false,
-            invoke: invoke_clone::<T>,
-        });
+        ops.push(by_ref("clone", 1, ReturnKind::Subject, invoke_clone::<T>));
     }
     if table.partial_eq.is_some() {
-        ops.push(Operation {
-            name: "eq",
-            receiver: true,
-            params: vec![by_ref, by_ref],
-            returns: ReturnKind::Value,
-            fallible: false,
-            invoke: invoke_eq::<T>,
-        });
+        ops.push(by_ref("eq", 2, ReturnKind::Value, invoke_eq::<T>));
     }
     if table.ord.is_some() {
-        ops.push(Operation {
-            name: "cmp",
-            receiver: true,
-            params: vec![by_ref, by_ref],
-            returns: ReturnKind::Value,
-            fallible: false,
-            invoke: invoke_cmp::<T>,
-        });
+        ops.push(by_ref("cmp", 2, ReturnKind::Value, invoke_cmp::<T>));
     }
     ops.retain(|op| !taken.contains(&op.name));
     ops
