@@ -96,7 +96,6 @@ pub(super) struct Component<T> {
 
 /// The smallest failing sequence of one group so far.
 pub(super) struct Group {
-    pub key: GroupKey,
     pub count: u64,
     /// Flattened and cut after the failing call.
     pub smallest: Program,
@@ -596,7 +595,7 @@ impl<'a, T: Heap> Generator<'a, T> {
             }
             None => {
                 self.group_of.insert(key.clone(), self.groups.len());
-                self.groups.push(Group { key, count: 1, first_calls: program.calls.len(), smallest: program, failure });
+                self.groups.push(Group { count: 1, first_calls: program.calls.len(), smallest: program, failure });
             }
         }
     }

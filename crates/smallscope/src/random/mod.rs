@@ -59,7 +59,6 @@ pub use execute::{Failure, GroupKey};
 pub use registry::{registered_contracts, ContractRegistration};
 pub use report::{FailureGroup, RandomReport, RegressionTest};
 pub use sequence::Sequence;
-pub use simplify::Shrink;
 
 use std::marker::PhantomData;
 use std::time::Instant;
@@ -150,6 +149,8 @@ impl<T: Subject + StdTraits> Random<T> {
         let seconds = started.elapsed().as_secs_f64();
         progress.message(&format!("simplifying {} failure groups", generator.groups.len()));
         let replacements = simplify::replacement_set(&generator.components);
+        let mut simplest_ints = config.ints.clone();
+        simplest_ints.sort_by_key(|&v| (v.abs(), v < 0));
 
         let failure_groups = generator
             .groups
@@ -158,10 +159,12 @@ impl<T: Subject + StdTraits> Random<T> {
                 let original = group.smallest.clone();
                 let before = original.calls.len();
                 let program = if config.simplify {
-                    let mut ints = config.ints.clone();
-                    ints.sort_by_key(|&v| (v.abs(), v < 0));
-                    let simplifier =
-                        Simplifier { exec: &exec, target: group.key.clone(), replacements: &replacements, ints };
+                    let simplifier = Simplifier {
+                        exec: &exec,
+                        target: group.failure.group_key(),
+                        replacements: &replacements,
+                        ints: &simplest_ints,
+                    };
                     simplifier.simplify(original)
                 } else {
                     simplify::renumber(original)

@@ -9,18 +9,21 @@ use super::{simplify, RegressionTest};
 use crate::api::{Access, Operation, ParamKind, ReturnKind};
 use crate::sequence::{Call, Operand, Program};
 
-/// Appends a call of every observer (`&self`, no other parameter, returning
-/// a value, infallible) on every value alive at the end, so that a test
-/// also pins down the final state, as Randoop's observer checks do.
-fn observe_final_state<T>(program: &mut Program, ops: &[Operation<T>]) {
-    let observers: Vec<u16> = ops
-        .iter()
+/// The observers: `&self` and no other parameter, returning a value, infallible.
+fn observers<T>(ops: &[Operation<T>]) -> Vec<u16> {
+    ops.iter()
         .enumerate()
         .filter(|(_, op)| {
             op.params == [ParamKind::Subject(Access::Ref)] && op.returns == ReturnKind::Value && !op.fallible
         })
         .map(|(i, _)| i as u16)
-        .collect();
+        .collect()
+}
+
+/// Appends a call of every observer on every value alive at the end, so
+/// that a test also pins down the final state, as Randoop's observer
+/// checks do.
+fn observe_final_state<T>(program: &mut Program, ops: &[Operation<T>], observers: &[u16]) {
     let mut alive: Vec<u32> = program.calls.iter().filter_map(|c| c.binds).collect();
     for call in &program.calls {
         for (operand, kind) in call.operands.iter().zip(&ops[usize::from(call.op)].params) {
@@ -30,7 +33,7 @@ fn observe_final_state<T>(program: &mut Program, ops: &[Operation<T>]) {
         }
     }
     for var in alive {
-        for &op in &observers {
+        for &op in observers {
             program.calls.push(Call { op, operands: vec![Operand::Var(var)], binds: None });
         }
     }
@@ -50,15 +53,13 @@ pub(super) fn regression_tests<T: crate::heap::Heap>(
 ) -> Vec<RegressionTest> {
     let (ops, infos) = (exec.ops, &generator.infos);
     let address = Regex::new(r"0x[0-9a-fA-F]{4,}").expect("valid regex");
-    let mut seen = rustc_hash::FxHashSet::default();
+    let observers = observers(ops);
     let mut out = Vec::new();
+    // Every sampled sequence is distinct: the generator runs none twice.
     for seq in &generator.regression_sample() {
-        if !seen.insert(seq.key()) {
-            continue;
-        }
         let mut program = simplify::renumber(seq.flatten());
         let generated = program.calls.len();
-        observe_final_state(&mut program, ops);
+        observe_final_state(&mut program, ops, &observers);
         let first = exec.replay(&program, true);
         if first.stopped.is_some() {
             continue; // not deterministic enough to be a test

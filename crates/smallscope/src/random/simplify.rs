@@ -27,13 +27,6 @@ pub struct Replacement {
     pub vars: Vec<u32>,
 }
 
-/// Sizes before and after, for the report.
-#[derive(Debug, Clone, Copy, serde::Serialize)]
-pub struct Shrink {
-    pub before: usize,
-    pub after: usize,
-}
-
 /// How many replacements are tried for one call at most.
 const REPLACEMENTS_PER_CALL: usize = 300;
 
@@ -43,7 +36,7 @@ pub struct Simplifier<'a, T> {
     /// Ordered: shorter first, then simpler.
     pub replacements: &'a [Replacement],
     /// Integer literals to try, simplest first.
-    pub ints: Vec<i64>,
+    pub ints: &'a [i64],
 }
 
 impl<T: crate::heap::Heap> Simplifier<'_, T> {
