@@ -377,8 +377,8 @@ pub fn expand(args: TokenStream, mut item: ItemImpl) -> syn::Result<TokenStream>
 
             fn try_clone(&self) -> ::core::option::Option<Self> {
                 #[allow(unused_imports)]
-                use ::smallscope::api::__private::{ViaClone as _, ViaNothing as _};
-                (&&::smallscope::api::__private::Probe(self)).smallscope_try_clone()
+                use ::smallscope::api::__private::probe::{NoClone as _, ViaClone as _};
+                (&&::smallscope::api::__private::probe::Probe::<Self>::new()).clone_fn().map(|clone| clone(self))
             }
         }
 

@@ -78,28 +78,6 @@ pub trait Subject: Heap + Sized + 'static {
 /// Support for derived code; not a public API.
 #[doc(hidden)]
 pub mod __private {
-    /// Autoref specialization: `(&&Probe(x)).smallscope_try_clone()` is `Some`
-    /// exactly when the (concrete) type is `Clone`.
-    pub struct Probe<'a, T>(pub &'a T);
-
-    pub trait ViaClone<T> {
-        fn smallscope_try_clone(&self) -> Option<T>;
-    }
-    impl<T: Clone> ViaClone<T> for &Probe<'_, T> {
-        fn smallscope_try_clone(&self) -> Option<T> {
-            Some(self.0.clone())
-        }
-    }
-
-    pub trait ViaNothing<T> {
-        fn smallscope_try_clone(&self) -> Option<T>;
-    }
-    impl<T> ViaNothing<T> for Probe<'_, T> {
-        fn smallscope_try_clone(&self) -> Option<T> {
-            None
-        }
-    }
-
     pub use inventory;
 
     pub use super::std_traits::probe;
