@@ -10,10 +10,10 @@ fn registered_user_contract_is_checked_and_fails() {
     assert!(report.contracts.iter().any(|c| c == "total-matches-counts"), "{:?}", report.contracts);
     assert_eq!(report.failure_groups.len(), 1, "{:?}", report.failure_groups);
     let group = &report.failure_groups[0];
-    assert_eq!(group.contract, "total-matches-counts");
-    assert_eq!(group.operation, "take");
+    assert_eq!(group.contract.as_deref(), Some("total-matches-counts"));
+    assert_eq!(group.operation.as_deref(), Some("take"));
     // The shortest failing sequence: new(); put(x); take(x).
-    assert_eq!(group.calls_after, 3, "{}", group.sequence);
+    assert_eq!(group.witness.calls, 3, "{}", group.witness.text);
     // The generated test calls the contract through its path.
     assert_eq!(
         group.assertion,

@@ -4,7 +4,7 @@
 //! minimality proved here by a brute force over all shorter sequences that
 //! calls the API directly, not through the engine.
 
-use smallscope::beapi::{BeapiConfig, Silent};
+use smallscope::beapi::BeapiConfig;
 use smallscope::builders::identify;
 use smallscope::{Beapi, Builders, Subject};
 use smallscope_subjects::avl::AvlTree;
@@ -13,7 +13,7 @@ use smallscope_subjects::rbt::{self, RedBlackTree};
 
 fn builders_at_scope_5<T: Subject>() -> Vec<String> {
     let config = BeapiConfig { builder_scope: 5, ..BeapiConfig::default() };
-    identify::<T>(&config, &mut Silent).unwrap().builders
+    identify::<T>(&config, &[]).unwrap().builders
 }
 
 #[test]

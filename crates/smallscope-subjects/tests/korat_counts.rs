@@ -11,7 +11,7 @@ fn catalan(n: u64) -> u64 {
 #[test]
 fn binary_trees_match_korat_and_catalan() {
     for n in 0..=8 {
-        let stats = korat::run::<BinaryTree>(n, &korat::from_fn::<BinaryTree>(binary_tree::rep_ok)).unwrap();
+        let stats = korat::run::<BinaryTree>(n, korat::from_fn::<BinaryTree>(binary_tree::rep_ok)).unwrap();
         assert_eq!(stats.found, catalan(n as u64), "n = {n}");
         if n == 8 {
             // Korat 1.0, BinaryTree(8): 1 430 found, 54 418 explored.

@@ -8,7 +8,7 @@
 //! SinglyLinkedList(3) 5, DoublyLinkedList(3) 10), closed forms, and
 //! brute-force counts computed here without the engine.
 
-use smallscope::korat::{self, Model, SearchStats};
+use smallscope::korat::{self, KoratReport, Model};
 use smallscope_subjects::korat::binary_tree::{self, BinaryTree};
 use smallscope_subjects::korat::doubly_linked_list::{self, DoublyLinkedList};
 use smallscope_subjects::korat::heap_array::{self, HeapArray};
@@ -16,8 +16,8 @@ use smallscope_subjects::korat::search_tree::{self, SearchTree};
 use smallscope_subjects::korat::singly_linked_list::{self, SinglyLinkedList};
 use smallscope_subjects::korat::sorted_list::{self, SortedList};
 
-fn run<T: Model>(n: i64, rep_ok: for<'c> fn(T::View<'c>) -> bool) -> SearchStats {
-    korat::run::<T>(n, &korat::from_fn::<T>(rep_ok)).unwrap()
+fn run<T: Model>(n: i64, rep_ok: for<'c> fn(T::View<'c>) -> bool) -> KoratReport {
+    korat::run::<T>(n, korat::from_fn::<T>(rep_ok)).unwrap()
 }
 
 fn catalan(n: u64) -> u64 {

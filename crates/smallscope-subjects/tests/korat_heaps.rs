@@ -6,26 +6,26 @@
 //! forests, arrays) with every field value, never using the Korat engine, so
 //! found counts do not rest only on the published points.
 
-use smallscope::korat::{self, SearchStats};
+use smallscope::korat::{self, KoratReport};
 use smallscope_subjects::korat::binomial_heap::{self, BinomialHeap};
 use smallscope_subjects::korat::disj_set::{self, DisjSet};
 use smallscope_subjects::korat::fibonacci_heap::{self, FibonacciHeap};
 use smallscope_subjects::korat::red_black_tree::{self, RedBlackTree};
 
-fn red_black_tree(n: i64) -> SearchStats {
-    korat::run::<RedBlackTree>(n, &korat::from_fn::<RedBlackTree>(red_black_tree::rep_ok)).unwrap()
+fn red_black_tree(n: i64) -> KoratReport {
+    korat::run::<RedBlackTree>(n, korat::from_fn::<RedBlackTree>(red_black_tree::rep_ok)).unwrap()
 }
 
-fn binomial_heap(n: i64) -> SearchStats {
-    korat::run::<BinomialHeap>(n, &korat::from_fn::<BinomialHeap>(binomial_heap::rep_ok)).unwrap()
+fn binomial_heap(n: i64) -> KoratReport {
+    korat::run::<BinomialHeap>(n, korat::from_fn::<BinomialHeap>(binomial_heap::rep_ok)).unwrap()
 }
 
-fn fibonacci_heap(n: i64) -> SearchStats {
-    korat::run::<FibonacciHeap>(n, &korat::from_fn::<FibonacciHeap>(fibonacci_heap::rep_ok)).unwrap()
+fn fibonacci_heap(n: i64) -> KoratReport {
+    korat::run::<FibonacciHeap>(n, korat::from_fn::<FibonacciHeap>(fibonacci_heap::rep_ok)).unwrap()
 }
 
-fn disj_set(n: i64) -> SearchStats {
-    korat::run::<DisjSet>(n, &korat::from_fn::<DisjSet>(disj_set::rep_ok)).unwrap()
+fn disj_set(n: i64) -> KoratReport {
+    korat::run::<DisjSet>(n, korat::from_fn::<DisjSet>(disj_set::rep_ok)).unwrap()
 }
 
 /// A forest in pre-order: each node's parent (an earlier index) or `None`
@@ -271,7 +271,7 @@ fn disj_sets_match_korat_and_brute_force() {
 #[test]
 #[ignore = "report; run with --release --ignored --nocapture"]
 fn report_counts() {
-    type Run = fn(i64) -> SearchStats;
+    type Run = fn(i64) -> KoratReport;
     let runs: [(&str, Run, i64); 4] = [
         ("RedBlackTree", red_black_tree, 7),
         ("BinomialHeap", binomial_heap, 7),

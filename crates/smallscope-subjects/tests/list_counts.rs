@@ -16,7 +16,7 @@ const SCOPES: std::ops::RangeInclusive<u32> = 1..=5;
 
 fn run<T: Subject>(n: u32, builders: Builders) -> BeapiReport {
     let report = Beapi::<T>::new().scope(n).builders(builders).run().expect("valid configuration");
-    assert!(!report.timed_out, "scope {n} timed out");
+    assert!(!report.stopped_early(), "scope {n} stopped early");
     report
 }
 
@@ -131,7 +131,7 @@ fn ncl_cache_bug_is_found() {
     assert!(clean.failures.is_empty(), "scope 1 cannot reach the bug: {:?}", clean.failures);
     let report = run::<NodeCachingLinkedList<CacheBug>>(2, Builders::All);
     assert!(
-        report.failures.iter().any(|f| matches!(f.kind, smallscope::beapi::FailureKind::RepOkFalse { .. })),
+        report.failures.iter().any(|f| f.kind == smallscope::events::FailureKind::RepOkFalse),
         "{:?}",
         report.failures
     );

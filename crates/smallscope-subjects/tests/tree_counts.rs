@@ -12,7 +12,7 @@ use smallscope_subjects::rbt::{Correct, FixupBug, RedBlackTree};
 
 fn run<T: Subject>(n: u32, builders: Builders) -> BeapiReport {
     let report = Beapi::<T>::new().scope(n).builders(builders).run().expect("valid configuration");
-    assert!(!report.timed_out, "scope {n} timed out");
+    assert!(!report.stopped_early(), "scope {n} stopped early");
     report
 }
 
@@ -206,7 +206,7 @@ fn rbt_remove_is_a_builder() {
 fn rbt_fixup_bug_is_found() {
     // The shortest trigger is `new` + four adds + a remove: level 6.
     let report = run::<RedBlackTree<FixupBug>>(4, Builders::All);
-    assert_eq!(report.failures.iter().map(|f| f.level).min(), Some(6), "{:?}", report.failures);
+    assert_eq!(report.failures.iter().filter_map(|f| f.level()).min(), Some(6), "{:?}", report.failures);
     // At scope 3 no tree is big enough.
     assert!(run::<RedBlackTree<FixupBug>>(3, Builders::All).failures.is_empty());
 }

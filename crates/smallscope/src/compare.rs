@@ -40,8 +40,10 @@ use std::time::{Duration, Instant};
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::api::{run_captured, Arg, Operation, Outcome, Returned, Subject};
+use crate::api::{Arg, Operation, Outcome, Returned, Subject};
 use crate::beapi::{BeapiConfig, BeapiReport, Builders};
+use crate::events::During;
+use crate::runner::{run_captured, RunError, UserCode};
 use crate::heap::{Linearizer, Schema};
 use crate::korat::{self, Model, SearchOptions};
 use crate::sequence::{Output, StepArg};
@@ -85,10 +87,12 @@ impl Default for CompareOptions {
 }
 
 /// What went wrong; none of these is a difference between the sets.
-#[derive(Debug, Clone, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum CompareError {
     #[error(transparent)]
     Config(#[from] ConfigError),
+    #[error(transparent)]
+    Run(#[from] RunError),
     #[error("the model's finitization at scope {scope}: {reason}")]
     Space { scope: u32, reason: String },
     #[error("unknown invariant `{name}`; this comparison knows: {known}")]
@@ -137,8 +141,40 @@ impl Verdict {
     }
 }
 
+/// Which set a structure is in, and not the other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    /// SA \ SR: the API builds it, the invariant rejects it.
+    OnlyApi,
+    /// SR \ SA: the invariant admits it, the API does not build it.
+    OnlyInvariant,
+}
+
+/// One structure in one set and not the other, as an event.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Difference {
+    pub side: Side,
+    /// Its position on its side, smallest first.
+    pub position: usize,
+    pub witness: Witness,
+}
+
+/// A comparison's settings, as the events record them.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct CompareSettings {
+    pub scope: u32,
+    pub invariant: String,
+    pub builders: Builders,
+    pub builder_scope: u32,
+    pub omit: Vec<String>,
+    pub pictures: usize,
+    pub recheck: u32,
+    pub time_limit: Option<Duration>,
+}
+
 /// One structure in one set and not the other.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Witness {
     /// Its canonical text (the BEAPI engine's linearization).
     pub canonical: String,
@@ -148,33 +184,33 @@ pub struct Witness {
     /// (same objects and links): `path.field = value` for each field holding
     /// a value no such structure has there. Empty when no structure of the
     /// other set has its shape, or when each of its values occurs in one.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub odd_fields: Vec<String>,
     /// Whether the other set has a structure of the same shape.
     pub same_shape: bool,
     /// Its rank among the witnesses worth showing first (see
     /// [`Comparison::representatives`]); `None` for the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub representative: Option<usize>,
     /// Calls that build it through the API: for an API-only witness, the
     /// shortest BEAPI found; for an invariant-only one, the one found at the
     /// larger recheck scope, if any.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub program: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub calls: Option<usize>,
     /// For an invariant-only witness: the larger scope at which BEAPI built
     /// it, so a scope artifact rather than an invariant flaw.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub api_at_scope: Option<u32>,
     /// Graphviz DOT picture (representatives, up to [`CompareOptions::pictures`]).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dot: Option<String>,
     /// SVG picture, as DOT.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub svg: Option<String>,
     /// Why the SVG could not be drawn.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub picture_error: Option<String>,
 }
 
@@ -312,7 +348,7 @@ pub fn compare<T: Subject, M: Model>(
         ..BeapiConfig::default()
     };
     let report = crate::Beapi::<T>::with_config(config.clone()).run()?;
-    let incomplete = report.timed_out || report.interrupted.is_some();
+    let incomplete = report.stopped_early();
     if incomplete {
         notes.push("BEAPI stopped early: SA is incomplete, so SR \\ SA may hold structures the API builds".into());
     }
@@ -371,7 +407,8 @@ pub fn compare<T: Subject, M: Model>(
         // fields there does not change the search.
         let invariants = korat::from_fn::<M>(rep_ok);
         korat::search_with(space, &invariants, SearchOptions { prune_eq_classes: false }, &mut |candidate| {
-            let converted = run_captured(|| convert(M::view(candidate, 0, 0))).map_err(|outcome| match outcome {
+            let converted = run_captured(UserCode::new(During::Convert, 0), || convert(M::view(candidate, 0, 0)))
+                .map_err(|outcome| match outcome {
                 Outcome::Panicked(panic) | Outcome::AssumeFailed(panic) => panic.to_string(),
             });
             sink(converted);
@@ -453,7 +490,7 @@ pub fn compare<T: Subject, M: Model>(
             }
         }
         recheck_scope = Some(larger);
-        if bigger.timed_out || bigger.interrupted.is_some() {
+        if bigger.stopped_early() {
             notes.push(format!("the recheck at scope {larger} stopped early"));
         }
     }
@@ -696,7 +733,7 @@ fn rebuild<T: Subject>(report: &BeapiReport, ops: &[Operation<T>], index: u32) -
         });
     }
     let invoke = ops.get(usize::from(step.op))?.invoke;
-    let returned = run_captured(|| invoke(&mut args, false)).ok()?;
+    let returned = run_captured(UserCode::call(step.op), || invoke(&mut args, false)).ok()?;
     match (step.output, returned) {
         (Output::Result, Returned::Subject(value)) => Some(value),
         (Output::Param(p), _) => match std::mem::replace(args.get_mut(usize::from(p))?, Arg::Taken) {

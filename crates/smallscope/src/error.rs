@@ -24,6 +24,17 @@ pub enum ConfigError {
     UnboundedWithoutStateMatching,
     #[error("config file {path}: {reason}")]
     BadConfigFile { path: String, reason: String },
+    #[error("{what} has {size} values; at most {max} (2^20) can be enumerated: give a smaller range")]
+    DomainTooLarge { what: String, size: u128, max: u64 },
     #[error("{0}")]
     Invalid(String),
+}
+
+/// `seconds` as a duration, if it is a positive number a duration can hold;
+/// `what` names the setting in the error.
+pub fn positive_seconds(what: &str, seconds: f64) -> Result<std::time::Duration, ConfigError> {
+    match std::time::Duration::try_from_secs_f64(seconds) {
+        Ok(duration) if seconds > 0.0 => Ok(duration),
+        _ => Err(ConfigError::Invalid(format!("{what} must be a positive number of seconds, not {seconds}"))),
+    }
 }

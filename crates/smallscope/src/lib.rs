@@ -7,7 +7,8 @@
 //!
 //! The pipeline: a subject ([`heap`], [`api`](mod@api)) feeds an engine ([`beapi`],
 //! [`korat`], or [`random`] for APIs too large to enumerate), whose findings
-//! ([`sequence`]) go to sinks ([`emit`]).
+//! flow out as [`events`] and go to sinks ([`emit`]). The [`runner`] runs
+//! the engines' user code and survives its bugs.
 //!
 //! ```
 //! use smallscope::{Beapi, Builders, Heap};
@@ -40,14 +41,17 @@ pub mod builders;
 pub mod compare;
 pub mod emit;
 mod error;
+pub mod events;
 pub mod heap;
 pub mod korat;
 pub mod random;
+pub mod runner;
 pub mod sequence;
 
 pub use api::Subject;
 pub use beapi::{Beapi, BeapiConfig, BeapiReport, Builders};
-pub use error::ConfigError;
+pub use error::{positive_seconds, ConfigError};
+pub use runner::RunError;
 pub use heap::Heap;
 pub use smallscope_macros::{api, Heap};
 

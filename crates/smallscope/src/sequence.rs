@@ -11,8 +11,8 @@ use std::sync::Arc;
 use crate::api::{Access, Arg, OperationInfo, ParamKind};
 
 /// A primitive argument value.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(untagged)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Literal {
     Int(i64),
     Bool(bool),
@@ -43,7 +43,7 @@ impl Literal {
 }
 
 /// One argument of a recorded call.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum StepArg {
     /// The structure with this index, rebuilt by its own sequence.
@@ -52,7 +52,7 @@ pub enum StepArg {
 }
 
 /// Which value of a call is the structure it made.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Output {
     /// Parameter slot `n` (0 is the receiver, when there is one), after the call.
@@ -62,7 +62,7 @@ pub enum Output {
 }
 
 /// The last call that made a structure.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Step {
     /// Index of the operation in the subject's API.
     pub op: u16,
@@ -71,7 +71,8 @@ pub struct Step {
 }
 
 /// An operand of a straight-line call.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Operand {
     /// Variable `n`, holding a structure.
     Var(u32),
@@ -79,7 +80,7 @@ pub enum Operand {
 }
 
 /// One straight-line call; `binds` names the variable its result goes to.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Call {
     pub op: u16,
     pub operands: Vec<Operand>,
@@ -105,7 +106,7 @@ impl Call {
 }
 
 /// A straight-line program that rebuilds one value.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Program {
     pub calls: Vec<Call>,
     /// The variable that holds the value at the end.

@@ -14,14 +14,15 @@
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
-use std::ops::ControlFlow;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use smallscope::beapi::{FailureKind, Progress, Silent, StateStorage};
+use smallscope::beapi::StateStorage;
+use smallscope::events::{During, Failure, FailureKind, Stop};
+use smallscope::runner::{Control, Observer};
 use smallscope::emit::{rust_tests, RustTestOptions};
 use smallscope::sequence::Output;
-use smallscope::{Beapi, BeapiConfig, BeapiReport, Builders, ConfigError};
+use smallscope::{Beapi, BeapiConfig, BeapiReport, Builders, ConfigError, RunError};
 
 // ===========================================================================
 // Oracles: closed forms and a brute force over model sequences.
@@ -104,6 +105,11 @@ fn canonicals(report: &BeapiReport) -> Vec<String> {
     report.structures.iter().map(|s| s.canonical.clone().expect("record_canonical was set")).collect()
 }
 
+/// The BFS level of a BEAPI failure's witness.
+fn level_of(failure: &Failure) -> u32 {
+    failure.level().expect("a call")
+}
+
 /// Asserts two reports agree on everything but timing.
 fn assert_same_reports(a: &BeapiReport, b: &BeapiReport, what: &str) {
     assert_eq!(a.structure_count(), b.structure_count(), "{what}: structures");
@@ -114,7 +120,10 @@ fn assert_same_reports(a: &BeapiReport, b: &BeapiReport, what: &str) {
     assert_eq!(levels(a), levels(b), "{what}: levels");
     assert_eq!((a.explored, a.misuses, a.out_of_scope), (b.explored, b.misuses, b.out_of_scope), "{what}: counters");
     let failures = |r: &BeapiReport| {
-        r.failures.iter().map(|f| (f.kind.clone(), f.count, f.level, f.op, f.args.clone())).collect::<Vec<_>>()
+        r.failures
+            .iter()
+            .map(|f| (f.kind, f.during, f.operation.clone(), f.message.clone(), f.count, f.witness.input.clone()))
+            .collect::<Vec<_>>()
     };
     assert_eq!(failures(a), failures(b), "{what}: failures");
 }
@@ -786,12 +795,12 @@ fn panics_are_failures_grouped_by_message_and_location_with_minimal_witnesses() 
     let model = panicky_model();
     let mut seen = BTreeSet::new();
     for (i, group) in report.failures.iter().enumerate() {
-        let FailureKind::Panic { panic } = &group.kind else { panic!("not a panic: {:?}", group.kind) };
-        let location = panic.location.as_deref().expect("a location");
+        assert_eq!((group.kind, group.during), (FailureKind::Panic, During::Call), "{group:?}");
+        let location = group.location.as_deref().expect("a location");
         assert!(location.contains("engine.rs"), "{location}");
         let witness = report.failure_program(i);
-        let last = report.operations[usize::from(witness.calls.last().unwrap().op)].name;
-        let (key, expected_count, text): (&str, u64, &str) = match (panic.message.as_str(), last) {
+        let last = &report.operations[usize::from(witness.calls.last().unwrap().op)].name;
+        let (key, expected_count, text): (&str, u64, &str) = match (group.message.as_str(), last.as_str()) {
             // Each stack of length 2 (k^2 of them) times k keys.
             ("push overflow", "push") => {
                 ("push overflow@push", k * k * k, "s0 = new(); s0.push(0); s0.push(0); s0.push(0)")
@@ -808,7 +817,7 @@ fn panics_are_failures_grouped_by_message_and_location_with_minimal_witnesses() 
         assert_eq!(group.count, expected_count, "{key}");
         // Minimal: no model sequence shorter than the witness fails this way.
         assert_eq!(witness.len(), model.failures[key].1, "{key}: {}", witness.to_text(&report.operations));
-        assert_eq!(witness.len() as u32, group.level, "{key}");
+        assert_eq!(witness.len() as u32, level_of(group), "{key}");
         assert_eq!(witness.to_text(&report.operations), text, "{key}");
     }
     assert_eq!(seen.len(), 4, "{:?}", report.failures);
@@ -822,10 +831,7 @@ fn panics_are_failures_grouped_by_message_and_location_with_minimal_witnesses() 
                 let w = report.failure_program(*i);
                 report.operations[usize::from(w.calls.last().unwrap().op)].name == op
             })
-            .map(|(_, g)| match &g.kind {
-                FailureKind::Panic { panic } => panic.location.clone(),
-                _ => None,
-            })
+            .map(|(_, g)| g.location.clone())
             .unwrap()
     };
     assert_ne!(location_of("push"), location_of("shove"));
@@ -850,7 +856,7 @@ fn misuse_panic_patterns_turn_matching_panics_into_misuse() {
     assert!(report
         .failures
         .iter()
-        .all(|g| matches!(&g.kind, FailureKind::Panic { panic } if panic.message.starts_with("poke"))));
+        .all(|g| g.kind == FailureKind::Panic && g.message.starts_with("poke")));
     // A pattern that matches nothing changes nothing.
     let report =
         Beapi::<Panicky>::new().scope(1).ints(0..2).builders(Builders::All).misuse_panic("^overflow").run().unwrap();
@@ -896,18 +902,18 @@ fn rep_ok_false_and_rep_ok_panic_are_failures_and_not_stored() {
     assert_eq!(report.failures.len(), 2, "{:?}", report.failures);
     for (i, group) in report.failures.iter().enumerate() {
         let witness = report.failure_program(i);
-        match &group.kind {
-            FailureKind::RepOkFalse { operation } => {
-                assert_eq!(operation, "push");
+        assert_eq!(group.operation.as_deref(), Some("push"));
+        assert_eq!(group.during, During::RepOk);
+        match group.kind {
+            FailureKind::RepOkFalse => {
                 // Only [1, 1] is broken.
                 assert_eq!(group.count, 1);
                 assert_eq!(witness.len(), model.failures["rep_ok false"].1);
                 assert_eq!(witness.to_text(&report.operations), "s0 = new(); s0.push(1); s0.push(1)");
             }
-            FailureKind::RepOkPanic { operation, panic } => {
-                assert_eq!(operation, "push");
-                assert_eq!(panic.message, "too long");
-                assert!(panic.location.as_deref().unwrap().contains("engine.rs"));
+            FailureKind::Panic => {
+                assert_eq!(group.message, "too long");
+                assert!(group.location.as_deref().unwrap().contains("engine.rs"));
                 // Each of the 3 valid stacks of length 2, pushed with each of 2 keys.
                 assert_eq!(group.count, 3 * 2);
                 assert_eq!(witness.len(), model.failures["rep_ok panic"].1);
@@ -936,7 +942,8 @@ fn with_hidden_state_every_output_is_checked() {
     assert_eq!(report.structure_count() as u64, powers(2, 0, l - 1));
     // Every push_late_bug call on a frontier stack: 2 keys x 2^(k-2) stacks on levels 2..=l.
     assert_eq!(report.failures.len(), 1, "{:?}", report.failures);
-    assert_eq!(report.failures[0].kind, FailureKind::RepOkFalse { operation: "push_late_bug".into() });
+    let failure = &report.failures[0];
+    assert_eq!((failure.kind, failure.operation.as_deref()), (FailureKind::RepOkFalse, Some("push_late_bug")));
     assert_eq!(report.failures[0].count, 2 * powers(2, 0, l - 2));
 }
 
@@ -1232,8 +1239,7 @@ fn the_time_limit_stops_a_large_run_and_keeps_what_was_found() {
         .time_limit(Duration::from_millis(50))
         .run()
         .unwrap();
-    assert!(report.timed_out);
-    assert!(report.interrupted.is_none());
+    assert_eq!(report.stop, Some(Stop::TimeLimit));
     assert!(report.structure_count() > 0);
     assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
     // What was kept is consistent: every structure rebuilds at its level.
@@ -1241,32 +1247,38 @@ fn the_time_limit_stops_a_large_run_and_keeps_what_was_found() {
     assert_eq!(report.program(last).len() as u32, report.structures[last].level);
 }
 
-struct StopAtFirstTick {
-    ticks: u32,
+/// Asks the run to stop once it has seen a first commit.
+struct StopAfterFirstCommit {
+    commits: u32,
 }
 
-impl Progress for StopAtFirstTick {
-    fn tick(&mut self, _explored: u64, _structures: usize) -> ControlFlow<String> {
-        self.ticks += 1;
-        ControlFlow::Break("enough for now".to_owned())
+impl Observer for StopAfterFirstCommit {
+    fn batch(&mut self, _batch: &smallscope::runner::Batch) {
+        self.commits += 1;
+    }
+    fn poll(&mut self) -> Control {
+        if self.commits > 0 {
+            Control::Interrupt
+        } else {
+            Control::Continue
+        }
     }
 }
 
 #[test]
-fn a_progress_break_interrupts_the_run() {
-    let mut progress = StopAtFirstTick { ticks: 0 };
+fn an_observer_can_interrupt_the_run() {
+    let mut observer = StopAfterFirstCommit { commits: 0 };
     let report = Beapi::<Unbounded>::new()
         .scope(1)
         .ints(0..10)
         .builders(Builders::All)
-        .run_with_progress(&mut progress)
+        .run_observed(&mut observer)
         .unwrap();
-    assert_eq!(progress.ticks, 1);
-    assert_eq!(report.interrupted.as_deref(), Some("enough for now"));
-    assert!(!report.timed_out);
+    assert!(observer.commits >= 1);
+    assert_eq!(report.stop, Some(Stop::Interrupted));
     assert!(report.structure_count() > 0);
-    // Stopped at the first tick ("every few thousand executions"), far from the end.
-    assert!(report.explored < 100_000, "{}", report.explored);
+    // Stopped within a few commits ("every few thousand executions"), far from the end.
+    assert!(report.explored < 1_000_000, "{}", report.explored);
 }
 
 // ===========================================================================
@@ -1280,7 +1292,7 @@ fn climb_config(builder_scope: u32, keys: i64) -> BeapiConfig {
 #[test]
 fn hill_climbing_picks_the_constructor_and_the_plain_add() {
     let config = climb_config(3, 2);
-    let identified = smallscope::builders::identify::<Climb>(&config, &mut Silent).unwrap();
+    let identified = smallscope::builders::identify::<Climb>(&config, &[]).unwrap();
     // new over with_capacity (same structures, simpler parameters); add over
     // add_twice (more structures); nothing else adds a structure.
     assert_eq!(identified.builders, ["new", "add"]);
@@ -1296,11 +1308,11 @@ fn hill_climbing_picks_the_constructor_and_the_plain_add() {
 #[test]
 fn hill_climbing_ties_go_to_simpler_parameters() {
     // Two keys: add(x: u8) and add_flag(b: bool) make the same stacks; bool is simpler.
-    let identified = smallscope::builders::identify::<Flags>(&climb_config(3, 2), &mut Silent).unwrap();
+    let identified = smallscope::builders::identify::<Flags>(&climb_config(3, 2), &[]).unwrap();
     assert_eq!(identified.builders, ["new", "add_flag"]);
     assert_eq!(identified.structures as u64, powers(2, 0, 3));
     // Three keys: add makes more, so it wins.
-    let identified = smallscope::builders::identify::<Flags>(&climb_config(3, 3), &mut Silent).unwrap();
+    let identified = smallscope::builders::identify::<Flags>(&climb_config(3, 3), &[]).unwrap();
     assert_eq!(identified.builders, ["new", "add"]);
     assert_eq!(identified.structures as u64, powers(3, 0, 3));
 }
@@ -1310,17 +1322,17 @@ fn identified_builders_are_cached_per_config() {
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
     let dir = std::env::temp_dir().join(format!("smallscope-engine-test-{}-{nanos}", std::process::id()));
     let config = BeapiConfig { cache_dir: Some(dir.clone()), ..climb_config(3, 2) };
-    let first = smallscope::builders::identify_cached::<Climb>(&config, &mut Silent).unwrap();
+    let first = smallscope::builders::identify_cached::<Climb>(&config, &[]).unwrap();
     assert!(!first.from_cache);
     let files: Vec<_> = walk_files(&dir);
     assert_eq!(files.len(), 1, "{files:?}");
-    let second = smallscope::builders::identify_cached::<Climb>(&config, &mut Silent).unwrap();
+    let second = smallscope::builders::identify_cached::<Climb>(&config, &[]).unwrap();
     assert!(second.from_cache);
     assert_eq!(second.builders, first.builders);
     assert_eq!(second.structures, first.structures);
     // Another builder scope is another fitness: recomputed.
     let other = BeapiConfig { builder_scope: 2, ..config.clone() };
-    let third = smallscope::builders::identify_cached::<Climb>(&other, &mut Silent).unwrap();
+    let third = smallscope::builders::identify_cached::<Climb>(&other, &[]).unwrap();
     assert!(!third.from_cache);
     assert_eq!(third.scope, 2);
     assert_eq!(third.structures as u64, powers(2, 0, 2));
@@ -1348,7 +1360,7 @@ fn walk_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
 #[allow(clippy::reversed_empty_ranges)] // An upside-down range is the point.
 fn configuration_errors_name_the_offending_value() {
     let seq = || Beapi::<Seq>::new().scope(2).builders(Builders::All);
-    let cases: Vec<(Result<BeapiReport, ConfigError>, &str)> = vec![
+    let cases: Vec<(Result<BeapiReport, RunError>, &str)> = vec![
         (seq().builders(names(&["new", "frobnicate"])).run(), "frobnicate"),
         (seq().builders(names(&["push", "pop"])).run(), "push"),
         (seq().omit("Seq.nope").run(), "Seq.nope"),
@@ -1364,17 +1376,17 @@ fn configuration_errors_name_the_offending_value() {
     }
     assert!(matches!(
         seq().builders(names(&["new", "frobnicate"])).run(),
-        Err(ConfigError::UnknownBuilder { name, .. }) if name == "frobnicate"
+        Err(RunError::Config(ConfigError::UnknownBuilder { name, .. })) if name == "frobnicate"
     ));
-    assert!(matches!(seq().builders(names(&["push"])).run(), Err(ConfigError::NoConstructor(_))));
-    assert!(matches!(seq().omit("Seq.nope").run(), Err(ConfigError::UnknownField { .. })));
-    assert!(matches!(seq().scope(0).run(), Err(ConfigError::ZeroScope(0))));
-    assert!(matches!(seq().ints(3..3).run(), Err(ConfigError::EmptyIntRange { start: 3, end: 3 })));
-    assert!(matches!(seq().misuse_panic("(unclosed").run(), Err(ConfigError::BadPattern { .. })));
-    assert!(matches!(seq().state_matching(false).run(), Err(ConfigError::UnboundedWithoutStateMatching)));
+    assert!(matches!(seq().builders(names(&["push"])).run(), Err(RunError::Config(ConfigError::NoConstructor(_)))));
+    assert!(matches!(seq().omit("Seq.nope").run(), Err(RunError::Config(ConfigError::UnknownField { .. }))));
+    assert!(matches!(seq().scope(0).run(), Err(RunError::Config(ConfigError::ZeroScope(0)))));
+    assert!(matches!(seq().ints(3..3).run(), Err(RunError::Config(ConfigError::EmptyIntRange { start: 3, end: 3 }))));
+    assert!(matches!(seq().misuse_panic("(unclosed").run(), Err(RunError::Config(ConfigError::BadPattern { .. }))));
+    assert!(matches!(seq().state_matching(false).run(), Err(RunError::Config(ConfigError::UnboundedWithoutStateMatching))));
     assert!(matches!(
         Beapi::<NoCtor>::new().builders(Builders::All).run(),
-        Err(ConfigError::SubjectWithoutConstructor)
+        Err(RunError::Config(ConfigError::SubjectWithoutConstructor))
     ));
 }
 
@@ -1517,7 +1529,7 @@ fn with_a_builder_taking_two_structures_levels_are_bfs_depths() {
     // v = 4 is reached at depth 4 through add(2, 2), with 7 calls, not 5.
     assert_eq!(depth[4], 4);
     assert_eq!(report.failures.len(), 1, "{:?}", report.failures);
-    assert_eq!(report.failures[0].level, depth[4] + 1);
+    assert_eq!(level_of(&report.failures[0]), depth[4] + 1);
 }
 
 #[test]

@@ -12,14 +12,14 @@ use std::sync::Mutex;
 
 use smallscope::emit::{random_error_tests, random_regression_tests, RandomTestOptions};
 use smallscope::random::{Contract, IndexPruning, Random, RandomConfig, RandomReport};
-use smallscope::{ConfigError, Heap};
+use smallscope::{ConfigError, Heap, RunError};
 
 fn run<T: smallscope::Subject + smallscope::api::StdTraits>(sequences: u64, seed: u64) -> RandomReport {
     Random::<T>::new().sequences(sequences).seed(seed).run().unwrap()
 }
 
 fn contracts_broken(report: &RandomReport) -> BTreeSet<String> {
-    report.failure_groups.iter().map(|g| g.contract.clone()).collect()
+    report.failure_groups.iter().filter_map(|g| g.contract.clone()).collect()
 }
 
 // ===========================================================================
@@ -104,7 +104,7 @@ fn hash_that_disagrees_with_eq_is_reported() {
     assert_eq!(contracts_broken(&report), BTreeSet::from(["hash-agrees-with-eq".to_owned()]));
     let group = &report.failure_groups[0];
     // Shortest: a = new(); b = new(); b.stir() (3 calls), found by the pair check.
-    assert_eq!(group.calls_after, 3, "{}", group.sequence);
+    assert_eq!(group.witness.calls, 3, "{}", group.witness.text);
     assert_eq!(group.assertion.len(), 2);
 }
 
@@ -207,11 +207,11 @@ impl ShyDebug {
 #[test]
 fn panicking_debug_is_reported_with_its_location() {
     let report = run::<ShyDebug>(2_000, 5);
-    let group = report.failure_groups.iter().find(|g| g.contract == "debug-does-not-panic").expect("found");
+    let group = report.failure_groups.iter().find(|g| g.contract.as_deref() == Some("debug-does-not-panic")).expect("found");
     assert!(group.message.contains("too big to show"), "{}", group.message);
     assert!(group.location.as_deref().is_some_and(|l| l.contains("tests/random.rs")), "{:?}", group.location);
     // new(); inc(); inc(); inc() is the shortest way to n = 3.
-    assert_eq!(group.calls_after, 4, "{}", group.sequence);
+    assert_eq!(group.witness.calls, 4, "{}", group.witness.text);
 }
 
 /// A user contract, added through the builder.
@@ -235,8 +235,8 @@ fn a_user_contract_fails_with_the_shortest_sequence() {
     let report = Random::<Counter>::new().sequences(3_000).seed(6).contract(AtMostFour).run().unwrap();
     assert_eq!(contracts_broken(&report), BTreeSet::from(["at-most-four".to_owned()]));
     let group = &report.failure_groups[0];
-    assert_eq!(group.calls_after, 6, "new + 5 incs: {}", group.sequence);
-    assert_eq!(group.operation, "inc");
+    assert_eq!(group.witness.calls, 6, "new + 5 incs: {}", group.witness.text);
+    assert_eq!(group.operation.as_deref(), Some("inc"));
     assert!(group.assertion[0].contains("assert_contract"), "{:?}", group.assertion);
 }
 
@@ -268,7 +268,7 @@ fn a_panicking_clone_is_a_failure_and_the_run_goes_on() {
     let report = run::<BrittleClone>(3_000, 9);
     // Four states, three of them reusable: everything it can assemble is made
     // long before the limit, and the run says so.
-    assert!(report.stopped_by.starts_with("stuck"), "{}", report.stopped_by);
+    assert_eq!(report.stop, Some(smallscope::events::Stop::Stuck));
     let messages: Vec<&str> = report.failure_groups.iter().map(|g| g.message.as_str()).collect();
     assert!(messages.iter().any(|m| m.contains("cannot copy a two")), "{messages:?}");
 }
@@ -405,11 +405,11 @@ fn simplification_reaches_the_shortest_failing_sequence() {
     assert_eq!(shortest, 5);
     for seed in 0..4 {
         let report = run::<Fragile>(20_000, seed);
-        let group = report.failure_groups.iter().find(|g| g.contract == "no-panic").expect("found");
-        assert_eq!(group.calls_after, shortest, "seed {seed}: {}", group.sequence);
-        assert!(group.calls_before >= group.calls_after);
+        let group = report.failure_groups.iter().find(|g| g.contract.as_deref() == Some("no-panic")).expect("found");
+        assert_eq!(group.witness.calls, shortest, "seed {seed}: {}", group.witness.text);
+        assert!(group.shrink.unwrap().smallest >= group.witness.calls);
         // The literals were simplified towards 0 where the failure allows it.
-        assert!(group.sequence.ends_with("s0.push(2); s0.pop()"), "{}", group.sequence);
+        assert!(group.witness.text.ends_with("s0.push(2); s0.pop()"), "{}", group.witness.text);
     }
 }
 
@@ -418,7 +418,7 @@ fn without_simplification_the_found_sequence_is_kept() {
     let config = RandomConfig { sequence_limit: Some(20_000), seed: 1, simplify: false, ..RandomConfig::default() };
     let report = Random::<Fragile>::with_config(config).run().unwrap();
     let group = &report.failure_groups[0];
-    assert_eq!(group.calls_before, group.calls_after);
+    assert_eq!(group.shrink.unwrap().smallest, group.witness.calls);
 }
 
 // ===========================================================================
@@ -519,7 +519,7 @@ impl Orphan {
 #[test]
 fn bad_configuration_is_refused_with_a_clear_error() {
     let err = Random::<Orphan>::new().sequences(10).run().unwrap_err();
-    assert_eq!(err, ConfigError::SubjectWithoutConstructor);
+    assert!(matches!(err, RunError::Config(ConfigError::SubjectWithoutConstructor)), "{err}");
     let err = Random::<Counter>::new().time_limit(std::time::Duration::ZERO).run().unwrap_err();
     assert!(err.to_string().contains("time limit"), "{err}");
     let err = Random::<Counter>::new().sequences(0).run().unwrap_err();
@@ -527,5 +527,5 @@ fn bad_configuration_is_refused_with_a_clear_error() {
     let config = RandomConfig { repeat_probability: 1.5, ..RandomConfig::default() };
     assert!(Random::<Counter>::with_config(config).run().is_err());
     let config = RandomConfig { misuse_panics: vec!["(".into()], ..RandomConfig::default() };
-    assert!(matches!(Random::<Counter>::with_config(config).run(), Err(ConfigError::Invalid(_))));
+    assert!(matches!(Random::<Counter>::with_config(config).run(), Err(RunError::Config(ConfigError::Invalid(_)))));
 }

@@ -42,13 +42,12 @@
 //!   for a generic `impl`, registers each instantiation under its own name.
 
 mod arg;
-mod execute;
 mod operation;
 mod registry;
 mod std_traits;
 
 pub use arg::{Arg, Primitive};
-pub use execute::{assume_failed, call_watch, run_captured, set_current_operation, Outcome, PanicInfo};
+pub use crate::runner::{assume_failed, Outcome, PanicInfo};
 pub use operation::{Access, AsInt, IntKind, Invoke, Operation, OperationInfo, ParamKind, ReturnKind, Returned};
 pub use registry::{find_subject, registered_subjects, ErasedSubject, Registration, SubjectHandle};
 pub use std_traits::{StdTraitTable, StdTraits};

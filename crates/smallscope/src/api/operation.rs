@@ -3,7 +3,7 @@
 use super::Arg;
 
 /// How an operation takes a subject-typed parameter.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Access {
     /// `self` or `other: Self`: moved in, gone afterwards.
@@ -15,7 +15,7 @@ pub enum Access {
 }
 
 /// The integer type of a parameter, which bounds its domain.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum IntKind {
     I8,
@@ -64,7 +64,7 @@ impl IntKind {
 }
 
 /// The kind of one parameter slot.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ParamKind {
     Subject(Access),
@@ -89,7 +89,7 @@ impl ParamKind {
 }
 
 /// What an operation returns, once `Result` is unwrapped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ReturnKind {
     Unit,
@@ -148,7 +148,7 @@ impl<T> Operation<T> {
     /// The parts of the operation that do not depend on `T`.
     pub fn info(&self) -> OperationInfo {
         OperationInfo {
-            name: self.name,
+            name: self.name.to_owned(),
             receiver: self.receiver,
             params: self.params.clone(),
             returns: self.returns,
@@ -163,9 +163,9 @@ impl<T> Operation<T> {
 }
 
 /// An operation's signature, without its code: for reports and generated tests.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct OperationInfo {
-    pub name: &'static str,
+    pub name: String,
     pub receiver: bool,
     pub params: Vec<ParamKind>,
     pub returns: ReturnKind,

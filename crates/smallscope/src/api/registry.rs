@@ -1,12 +1,13 @@
 //! Subjects registered with `#[smallscope::api]`, found at run time through `inventory`.
 
 use std::marker::PhantomData;
+use std::sync::Arc;
 
 use super::{OperationInfo, StdTraits, Subject};
-use crate::beapi::{BeapiConfig, BeapiReport, Progress};
+use crate::beapi::{BeapiConfig, BeapiJob, BeapiReport};
 use crate::heap::Schema;
-use crate::random::{Random, RandomConfig, RandomReport};
-use crate::ConfigError;
+use crate::random::{RandomConfig, RandomJob, RandomReport};
+use crate::runner::Job;
 
 /// One registered subject: a name and a way to reach its type-erased engines.
 pub struct Registration {
@@ -38,9 +39,10 @@ pub trait ErasedSubject {
     fn operations(&self) -> Vec<OperationInfo>;
     fn schema(&self) -> Schema;
     fn has_rep_ok(&self) -> bool;
-    fn beapi(&self, config: &BeapiConfig, progress: &mut dyn Progress) -> Result<BeapiReport, ConfigError>;
+    /// A BEAPI run of the subject registered as `name`; `command` reproduces it.
+    fn beapi(&self, config: BeapiConfig, name: String, command: Option<String>) -> Arc<dyn Job<Fold = BeapiReport>>;
     /// A random run with the standard and the registered contracts.
-    fn random(&self, config: &RandomConfig, progress: &mut dyn Progress) -> Result<RandomReport, ConfigError>;
+    fn random(&self, config: RandomConfig, name: String, command: Option<String>) -> Arc<dyn Job<Fold = RandomReport>>;
 }
 
 /// The [`ErasedSubject`] of `T`.
@@ -71,11 +73,11 @@ impl<T: Subject + StdTraits> ErasedSubject for SubjectHandle<T> {
     fn has_rep_ok(&self) -> bool {
         T::HAS_REP_OK
     }
-    fn beapi(&self, config: &BeapiConfig, progress: &mut dyn Progress) -> Result<BeapiReport, ConfigError> {
-        crate::beapi::Beapi::<T>::with_config(config.clone()).run_with_progress(progress)
+    fn beapi(&self, config: BeapiConfig, name: String, command: Option<String>) -> Arc<dyn Job<Fold = BeapiReport>> {
+        Arc::new(BeapiJob::<T>::new(config, name, command))
     }
-    fn random(&self, config: &RandomConfig, progress: &mut dyn Progress) -> Result<RandomReport, ConfigError> {
-        Random::<T>::with_config(config.clone()).run_with_progress(progress)
+    fn random(&self, config: RandomConfig, name: String, command: Option<String>) -> Arc<dyn Job<Fold = RandomReport>> {
+        Arc::new(RandomJob::<T>::new(config, name, command))
     }
 }
 

@@ -32,7 +32,8 @@ impl std::str::FromStr for Builders {
 }
 
 /// How visited structures are remembered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum StateStorage {
     /// A 128-bit xxh3 fingerprint per structure: small and fast.
     #[default]
@@ -42,7 +43,7 @@ pub enum StateStorage {
 }
 
 /// Everything a BEAPI run needs besides the subject.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct BeapiConfig {
     /// At most this many objects of each class reachable from a structure's root.
     pub scope: u32,
@@ -58,6 +59,7 @@ pub struct BeapiConfig {
     /// Scope used to identify builders (`Builders::Auto`).
     pub builder_scope: u32,
     /// Where identified builders are cached; `None` disables the cache.
+    #[serde(skip)]
     pub cache_dir: Option<PathBuf>,
     /// Keep only sequences that make a structure not seen before (the paper's SM).
     pub state_matching: bool,
@@ -91,6 +93,9 @@ impl Default for BeapiConfig {
     }
 }
 
+/// The most values an integer domain may hold: a run enumerates every one.
+pub const MAX_DOMAIN: u64 = 1 << 20;
+
 impl BeapiConfig {
     /// The integer domain: `ints`, or `0..scope`.
     pub fn int_range(&self) -> Range<i64> {
@@ -108,6 +113,17 @@ impl BeapiConfig {
         let range = self.int_range();
         if range.start >= range.end {
             return Err(ConfigError::EmptyIntRange { start: range.start, end: range.end });
+        }
+        let size = range.end.abs_diff(range.start);
+        if size > MAX_DOMAIN {
+            return Err(ConfigError::DomainTooLarge {
+                what: match self.ints {
+                    Some(_) => format!("the integer range {}..{}", range.start, range.end),
+                    None => format!("the integer range 0..{} (0..scope, the default)", range.end),
+                },
+                size: u128::from(size),
+                max: MAX_DOMAIN,
+            });
         }
         if !self.state_matching && self.max_length.is_none() {
             return Err(ConfigError::UnboundedWithoutStateMatching);
@@ -226,10 +242,7 @@ impl ConfigFile {
             None => {}
         }
         if let Some(seconds) = self.time_limit_seconds {
-            if !(seconds.is_finite() && seconds > 0.0) {
-                return Err(ConfigError::Invalid(format!("time_limit_seconds must be positive, not {seconds}")));
-            }
-            config.time_limit = Some(Duration::from_secs_f64(seconds));
+            config.time_limit = Some(crate::error::positive_seconds("time_limit_seconds", seconds)?);
         }
         Ok(())
     }

@@ -1,16 +1,25 @@
-//! The BEAPI search loop (paper Fig. 4), level by level.
+//! The BEAPI search loop (paper Fig. 4), level by level, as a stream of events.
+//!
+//! Every execution has an address: the search's `run` number and its
+//! ordinal (the count of executions so far). The flight recorder holds it
+//! while user code runs, so an input that kills the process or hangs is
+//! known to the supervisor, and the next attempt reports it and steps past it.
 
-use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::Instant;
 
 use regex::Regex;
 
 use super::states::{StateKey, StateSet};
-use super::{BeapiConfig, BeapiReport, FailureGroup, FailureKind, LevelStats, Progress, Structure};
-use crate::api::{run_captured, Arg, Operation, Outcome, ParamKind, Returned, Subject};
+use super::{BeapiConfig, BeapiReport, Resume};
+use crate::api::{Arg, Operation, OperationInfo, ParamKind, Returned, Subject};
+use crate::events::{
+    Counts, During, Event, Failure, FailureKind, Fingerprint, Input, LevelStats, Note, Progress, Rebuild, RunFinished,
+    Sink, Stop, StructureFound, Witness,
+};
 use crate::heap::{Linearizer, ObjRef, ObjectId, Prim, Schema, Visitor};
-use crate::sequence::{Literal, Output, Step, StepArg};
+use crate::runner::{drop_captured, flight, run_captured, Address, Killed, Outcome, StopFlag, UserCode};
+use crate::sequence::{Literal, Output, Program, Step, StepArg};
 use crate::ConfigError;
 
 /// How a stored structure is turned back into a value to call methods on.
@@ -27,10 +36,50 @@ enum Source {
 const CLONE_CHECKS: u32 = 64;
 const CLONES_LOOKED_AT: u32 = 1024;
 
+/// Executions between two commits.
+const COMMIT_EVERY: u64 = 4096;
+
+/// What failures are grouped by: the kind, the user code, the operation
+/// (not for a panic, whose location says where), the message and location.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct GroupKey {
+    kind: FailureKind,
+    during: During,
+    operation: Option<String>,
+    message: String,
+    location: Option<String>,
+}
+
+impl GroupKey {
+    fn of(failure: &Failure) -> Self {
+        let by_location = failure.kind == FailureKind::Panic && failure.during != During::RepOk;
+        GroupKey {
+            kind: failure.kind,
+            during: failure.during,
+            operation: if by_location { None } else { failure.operation.clone() },
+            message: failure.message.clone(),
+            location: failure.location.clone(),
+        }
+    }
+}
+
+/// Who runs a search, and where its events go.
+pub(super) struct Context<'a> {
+    /// The search's number in addresses: 0 for the main search.
+    pub run: u64,
+    pub killed: &'a [Killed],
+    pub stop: Option<&'a StopFlag>,
+    pub out: &'a mut dyn Sink,
+    /// The command that reproduces the run, for failures.
+    pub replay: Option<String>,
+}
+
 /// One run's state.
-pub(super) struct Search<'c, T: Subject> {
-    config: &'c BeapiConfig,
+pub(super) struct Search<'a, T: Subject> {
+    config: &'a BeapiConfig,
+    cx: Context<'a>,
     ops: Vec<Operation<T>>,
+    infos: Vec<OperationInfo>,
     /// Indices of the operations used as builders.
     chosen: Vec<usize>,
     /// Per operation, per parameter slot: the literals to try (empty for subject slots).
@@ -38,7 +87,8 @@ pub(super) struct Search<'c, T: Subject> {
     misuse: Vec<Regex>,
     lin: Linearizer,
     states: StateSet,
-    report: BeapiReport,
+    /// The last call of each structure found.
+    structures: Vec<Step>,
     /// The stored value of each structure, while it may still be extended.
     objects: Vec<Option<T>>,
     source: Source,
@@ -48,14 +98,27 @@ pub(super) struct Search<'c, T: Subject> {
     keeps_all_objects: bool,
     /// Whether `rep_ok` runs on every output, not only on new structures.
     check_every_output: bool,
+    counts: Counts,
+    groups: Vec<(GroupKey, u64)>,
+    level: u32,
+    /// The structures the current level extends, and where its own begin.
+    frontier: std::ops::Range<usize>,
+    level_start: usize,
+    level_explored: u64,
+    level_seconds: f64,
+    /// Executions up to this ordinal were done by an earlier attempt.
+    done: u64,
+    seconds_before: f64,
     started: Instant,
-    stop: bool,
+    stop: Option<Stop>,
+    /// Values are forgotten instead of dropped: a `Drop` killed an earlier attempt here.
+    leak: bool,
     args: Vec<Arg<T>>,
-    keys: Vec<StateKey>,
+    keys: Vec<(StateKey, u128)>,
 }
 
-impl<'c, T: Subject> Search<'c, T> {
-    pub(super) fn new(config: &'c BeapiConfig, chosen_names: &[String]) -> Result<Self, ConfigError> {
+impl<'a, T: Subject> Search<'a, T> {
+    pub(super) fn new(config: &'a BeapiConfig, chosen_names: &[String], cx: Context<'a>) -> Result<Self, ConfigError> {
         config.validate()?;
         let ops = T::operations();
         if !ops.iter().any(|op| op.is_constructor()) {
@@ -88,93 +151,194 @@ impl<'c, T: Subject> Search<'c, T> {
         let domains = ops.iter().map(|op| op.params.iter().map(|p| domain(config, *p)).collect()).collect();
         let keeps_all_objects =
             chosen.iter().any(|&i| ops[i].params.iter().filter(|p| matches!(p, ParamKind::Subject(_))).count() > 1);
-        let report = BeapiReport {
-            subject: std::any::type_name::<T>().to_owned(),
-            scope: config.scope,
-            operations: ops.iter().map(|op| op.info()).collect(),
-            builders: chosen.iter().map(|&i| ops[i].name.to_owned()).collect(),
-            structures: Vec::new(),
-            levels: Vec::new(),
-            explored: 0,
-            misuses: 0,
-            out_of_scope: 0,
-            failures: Vec::new(),
-            seconds: 0.0,
-            timed_out: false,
-            interrupted: None,
-            notes: Vec::new(),
-        };
         Ok(Search {
             config,
+            cx,
+            infos: ops.iter().map(|op| op.info()).collect(),
             ops,
             chosen,
             domains,
             misuse,
             lin: Linearizer::new(Some(config.scope)).omit(omitted),
             states: StateSet::new(config.storage),
-            report,
+            structures: Vec::new(),
             objects: Vec::new(),
             source: Source::Clone,
             clone_checks: 0,
             clones_looked_at: 0,
             keeps_all_objects,
             check_every_output,
+            counts: Counts::default(),
+            groups: Vec::new(),
+            level: 1,
+            frontier: 0..0,
+            level_start: 0,
+            level_explored: 0,
+            level_seconds: 0.0,
+            done: 0,
+            seconds_before: 0.0,
             started: Instant::now(),
-            stop: false,
+            stop: None,
+            leak: false,
             args: Vec::new(),
             keys: Vec::new(),
         })
     }
 
-    /// Runs levels until one adds nothing (or a limit stops it).
-    pub(super) fn run(mut self, progress: &mut dyn Progress) -> BeapiReport {
-        let mut level = 1u32;
-        let mut frontier = 0..0usize;
-        loop {
-            if self.config.max_length.is_some_and(|max| level > max) {
-                break;
+    pub(super) fn emit(&mut self, event: Event) {
+        self.cx.out.event(event);
+    }
+
+    /// Carries on from the last commit of `report`: its structures are known,
+    /// the values the search still extends are rebuilt by replaying them.
+    pub(super) fn resume(&mut self, report: &BeapiReport) -> Result<(), ConfigError> {
+        let resume = report.resume.clone().unwrap_or_default();
+        for structure in &report.structures {
+            self.structures.push(structure.step.clone());
+        }
+        self.objects = (0..self.structures.len()).map(|_| None).collect();
+        match (&self.states, report.structures.iter().all(|s| s.fingerprint.is_some())) {
+            (StateSet::Fingerprints(_), true) => {
+                for structure in &report.structures {
+                    let print = structure.fingerprint.expect("checked").0;
+                    self.states.insert(StateKey::Fingerprint(print));
+                }
             }
-            let level_started = Instant::now();
-            let explored_before = self.report.explored;
-            let first_new = self.report.structures.len();
-            progress.level_started(level, frontier.len());
+            _ => {
+                for index in 0..self.structures.len() {
+                    let value = self.replay(index as u32).ok_or_else(|| {
+                        ConfigError::Invalid(format!("resuming: structure {index} could not be rebuilt"))
+                    })?;
+                    let tokens = self.lin.linearize(&value).map_err(|e| ConfigError::Invalid(e.to_string()))?;
+                    let key = self.states.key(tokens).0;
+                    self.states.insert(key);
+                    self.forget_or_drop(value, index as u64);
+                }
+            }
+        }
+        self.counts = Counts {
+            explored: report.explored,
+            structures: report.structures.len() as u64,
+            misuses: report.misuses,
+            out_of_scope: report.out_of_scope,
+            redundant: 0,
+            failing: report.failure_count(),
+        };
+        self.groups = report.failures.iter().map(|f| (GroupKey::of(f), f.count)).collect();
+        self.level = resume.level.max(1);
+        self.frontier = resume.frontier_start as usize..resume.level_start as usize;
+        self.level_start = resume.level_start as usize;
+        self.level_explored = resume.level_explored;
+        self.level_seconds = resume.level_seconds;
+        self.done = report.explored;
+        self.seconds_before = report.seconds;
+        self.source = if resume.replay { Source::Replay } else { Source::Clone };
+        self.clone_checks = resume.clone_checks;
+        self.clones_looked_at = resume.clones_looked_at;
+        // The values the rest of the search extends.
+        let keep = if self.keeps_all_objects { 0 } else { self.frontier.start };
+        for index in keep..self.structures.len() {
+            self.objects[index] = self.replay(index as u32);
+        }
+        Ok(())
+    }
+
+    fn seconds(&self) -> f64 {
+        self.seconds_before + self.started.elapsed().as_secs_f64()
+    }
+
+    /// Runs levels until one adds nothing (or a limit stops it).
+    pub(super) fn run(mut self) -> Stop {
+        let stop = loop {
+            if self.config.max_length.is_some_and(|max| self.level > max) {
+                break Stop::Complete;
+            }
             for i in 0..self.chosen.len() {
                 let op = self.chosen[i];
-                self.extend_with(op, level, frontier.clone(), progress);
-                if self.stop {
+                self.extend_with(op);
+                if self.stop.is_some() {
                     break;
                 }
             }
             let stats = LevelStats {
-                level,
-                structures: self.report.structures.len() - first_new,
-                explored: self.report.explored - explored_before,
-                seconds: level_started.elapsed().as_secs_f64(),
+                level: self.level,
+                structures: self.structures.len() - self.level_start,
+                explored: self.counts.explored - self.level_explored,
+                seconds: self.seconds() - self.level_seconds,
             };
-            progress.level_finished(&stats);
             let added = stats.structures;
-            self.report.levels.push(stats);
-            if self.stop || added == 0 {
-                break;
+            self.cx.out.event(Event::Level(stats));
+            if let Some(stop) = self.stop {
+                break stop;
+            }
+            if added == 0 {
+                break Stop::Complete;
             }
             if !self.keeps_all_objects {
                 // Only the newest level is extended from here on.
-                self.objects[frontier.clone()].iter_mut().for_each(|o| *o = None);
+                for index in self.frontier.clone() {
+                    if let Some(value) = self.objects[index].take() {
+                        self.forget_or_drop(value, index as u64);
+                    }
+                }
             }
-            frontier = first_new..self.report.structures.len();
-            level += 1;
+            self.frontier = self.level_start..self.structures.len();
+            self.level += 1;
+            self.level_start = self.structures.len();
+            self.level_explored = self.counts.explored;
+            self.level_seconds = self.seconds();
+            self.commit();
+        };
+        // The values still stored are dropped before the end is told: a
+        // panicking `Drop` is a failure like any other.
+        for index in 0..self.objects.len() {
+            if let Some(value) = self.objects[index].take() {
+                self.forget_or_drop(value, index as u64);
+            }
         }
-        self.report.seconds = self.started.elapsed().as_secs_f64();
-        self.report
+        let group_counts = self.groups.iter().map(|(_, count)| *count).collect();
+        self.cx.out.event(Event::RunFinished(RunFinished {
+            stop,
+            seconds: self.seconds(),
+            counts: self.counts.clone(),
+            group_counts,
+        }));
+        self.cx.out.commit(&[]);
+        stop
     }
 
-    /// Runs `op` on every tuple of inputs that has at least one structure from `frontier`.
-    fn extend_with(&mut self, op: usize, level: u32, frontier: std::ops::Range<usize>, progress: &mut dyn Progress) {
-        crate::api::set_current_operation(self.ops[op].name);
+    /// Emits a resume point and commits what was sent.
+    fn commit(&mut self) {
+        let resume = Resume {
+            level: self.level,
+            level_start: self.level_start as u64,
+            frontier_start: self.frontier.start as u64,
+            level_explored: self.level_explored,
+            level_seconds: self.level_seconds,
+            replay: self.source == Source::Replay,
+            clone_checks: self.clone_checks,
+            clones_looked_at: self.clones_looked_at,
+        };
+        self.cx.out.event(Event::Progress(Progress {
+            seconds: self.seconds(),
+            counts: self.counts.clone(),
+            group_counts: self.groups.iter().map(|(_, count)| *count).collect(),
+            resume: crate::events::Resume::Beapi(resume),
+        }));
+        self.cx.out.commit(&[]);
+    }
+
+    fn address(&self, detail: u64) -> Address {
+        Address { run: self.cx.run, input: self.counts.explored, detail }
+    }
+
+    /// Runs `op` on every tuple of inputs that has at least one structure from the frontier.
+    fn extend_with(&mut self, op: usize) {
+        let frontier = self.frontier.clone();
         let params = self.ops[op].params.clone();
         let subject_slots: Vec<usize> =
             (0..params.len()).filter(|&p| matches!(params[p], ParamKind::Subject(_))).collect();
-        if subject_slots.is_empty() && level > 1 {
+        if subject_slots.is_empty() && self.level > 1 {
             return; // Constructors are deterministic: their level-1 calls said all.
         }
         if !subject_slots.is_empty() && frontier.is_empty() {
@@ -206,19 +370,22 @@ impl<'c, T: Subject> Search<'c, T> {
                 }
                 let mut literal_odometer = Odometer::from_sizes(&literal_sizes);
                 loop {
-                    self.execute(op, level, &subject_slots, &structures, &literal_slots, literal_odometer.current());
-                    if self.report.explored % 4096 == 0 {
-                        if let ControlFlow::Break(reason) =
-                            progress.tick(self.report.explored, self.report.structures.len())
-                        {
-                            self.report.interrupted = Some(reason);
-                            self.stop = true;
-                            return;
-                        }
-                        if self.config.time_limit.is_some_and(|limit| self.started.elapsed() >= limit) {
-                            self.report.timed_out = true;
-                            self.stop = true;
-                            return;
+                    self.counts.explored += 1;
+                    if self.counts.explored > self.done {
+                        let call = CallSite {
+                            op,
+                            subject_slots: &subject_slots,
+                            structures: &structures,
+                            literal_slots: &literal_slots,
+                            literal_choice: literal_odometer.current(),
+                        };
+                        self.execute(&call);
+                        if self.counts.explored.is_multiple_of(COMMIT_EVERY) {
+                            self.check_limits();
+                            if self.stop.is_some() {
+                                return;
+                            }
+                            self.commit();
                         }
                     }
                     if !literal_odometer.advance() {
@@ -232,39 +399,62 @@ impl<'c, T: Subject> Search<'c, T> {
         }
     }
 
+    fn check_limits(&mut self) {
+        if self.cx.stop.is_some_and(StopFlag::is_set) {
+            self.stop = Some(Stop::Interrupted);
+        } else if self.config.time_limit.is_some_and(|limit| self.seconds() >= limit.as_secs_f64()) {
+            self.stop = Some(Stop::TimeLimit);
+        }
+    }
+
     /// A value for structure `index`: a clone of the stored one, or a replay.
-    fn materialize(&mut self, index: u32) -> Option<T> {
+    /// `None` when it cannot be made (its `Clone` failed: reported).
+    fn materialize(&mut self, index: u32, call: &CallSite<'_>) -> Option<T> {
         if self.source == Source::Clone {
             if let Some(stored) = &self.objects[index as usize] {
-                match stored.try_clone() {
-                    Some(copy) => {
+                flight::position(self.address(1 + u64::from(index)));
+                let copy = run_captured(UserCode::new(During::Clone, call.op as u16), || stored.try_clone());
+                flight::position(self.address(0));
+                match copy {
+                    Ok(Some(copy)) => {
                         let shallow = self.clone_checks < CLONE_CHECKS && self.clones_looked_at < CLONES_LOOKED_AT && {
                             self.clones_looked_at += 1;
                             let (ok, checked) = clone_is_deep(stored, &copy);
                             self.clone_checks += u32::from(checked);
                             !ok
                         };
-                        if shallow {
-                            self.source = Source::Replay;
-                            self.report.notes.push(format!(
-                                "`Clone` of {} shares objects with the original, so stored structures are rebuilt \
-                                 by replaying their sequences (slower); implement a deep Clone to use the fast path",
-                                self.report.subject
-                            ));
-                        } else {
+                        if !shallow {
                             return Some(copy);
                         }
+                        self.forget_or_drop(copy, u64::from(index));
+                        self.use_replay(format!(
+                            "`Clone` of {} shares objects with the original, so stored structures are rebuilt \
+                             by replaying their sequences (slower); implement a deep Clone to use the fast path",
+                            std::any::type_name::<T>()
+                        ));
                     }
-                    None => self.source = Source::Replay,
+                    Ok(None) => self.source = Source::Replay,
+                    Err(Outcome::Panicked(panic) | Outcome::AssumeFailed(panic)) => {
+                        let failure = self.failure(FailureKind::Panic, During::Clone, call.op, panic.message);
+                        let failure = Failure { location: panic.location, ..failure };
+                        self.file(failure, Input::Structure { index: u64::from(index) });
+                        self.use_replay(clone_failed_note::<T>("panicked"));
+                    }
                 }
             }
         }
         self.replay(index)
     }
 
+    /// From now on, stored structures are rebuilt by replay.
+    fn use_replay(&mut self, note: String) {
+        self.source = Source::Replay;
+        self.cx.out.event(Event::Note(Note { text: note }));
+    }
+
     /// Rebuilds structure `index` by running its sequence from the start.
     fn replay(&mut self, index: u32) -> Option<T> {
-        let step = self.report.structures[index as usize].step.clone();
+        let step = self.structures[index as usize].clone();
         let mut args = Vec::with_capacity(step.args.len());
         for arg in &step.args {
             args.push(match arg {
@@ -273,28 +463,99 @@ impl<'c, T: Subject> Search<'c, T> {
             });
         }
         let invoke = self.ops[usize::from(step.op)].invoke;
-        let returned = run_captured(|| invoke(&mut args, false)).ok()?;
-        match (step.output, returned) {
+        let returned = run_captured(UserCode::call(step.op), || invoke(&mut args, false)).ok()?;
+        let value = match (step.output, returned) {
             (Output::Result, Returned::Subject(value)) => Some(value),
             (Output::Param(p), _) => match std::mem::replace(&mut args[usize::from(p)], Arg::Taken) {
                 Arg::Subject(value) => Some(value),
                 _ => None,
             },
             _ => None,
+        };
+        self.discard_args(&mut args, usize::from(step.op), &|_| Input::Structure { index: u64::from(index) });
+        value
+    }
+
+    /// Drops a stored structure's value, or forgets it when its `Drop` is
+    /// known to kill; a panicking `Drop` is reported.
+    fn forget_or_drop(&mut self, value: T, index: u64) {
+        let address = self.address(1 + index);
+        flight::position(address);
+        if let Some(killed) = Killed::at(self.cx.killed, address).filter(|k| k.during == During::Drop).cloned() {
+            std::mem::forget(value);
+            self.file_killed(&killed, Input::Structure { index }, None);
+            return;
+        }
+        self.discard(value, 0, &|_| Input::Structure { index });
+        flight::position(self.address(0));
+    }
+
+    /// Drops a value the search does not keep, which runs the user's `Drop`;
+    /// a panic in it is reported with `input` as the witness.
+    fn discard(&mut self, value: T, op: usize, input: &dyn Fn(&Self) -> Input) {
+        if self.leak {
+            std::mem::forget(value);
+            return;
+        }
+        if let Err(Outcome::Panicked(panic) | Outcome::AssumeFailed(panic)) =
+            drop_captured(UserCode::new(During::Drop, op as u16), value)
+        {
+            let failure =
+                Failure { location: panic.location, ..self.failure(FailureKind::Panic, During::Drop, op, panic.message) };
+            let input = input(self);
+            self.file(failure, input);
         }
     }
 
-    fn execute(
-        &mut self,
-        op: usize,
-        level: u32,
-        subject_slots: &[usize],
-        structures: &[u32],
-        literal_slots: &[usize],
-        literal_choice: &[usize],
-    ) {
-        self.report.explored += 1;
-        let call = CallSite { op, subject_slots, structures, literal_slots, literal_choice };
+    /// Drops the subject arguments left in `args`.
+    fn discard_args(&mut self, args: &mut Vec<Arg<T>>, op: usize, input: &dyn Fn(&Self) -> Input) {
+        for arg in args.drain(..) {
+            if let Arg::Subject(value) = arg {
+                self.discard(value, op, input);
+            }
+        }
+    }
+
+    fn execute(&mut self, call: &CallSite<'_>) {
+        flight::position(self.address(0));
+        if let Some(killed) = self.killed_here() {
+            if killed.during == During::Drop {
+                // The execution runs, but nothing it leaves is dropped.
+                self.leak = true;
+                self.run_execution(call);
+                self.leak = false;
+                let input = self.call_input(call, None);
+                self.file_killed(&killed, input, Some(call.op));
+            } else if killed.during == During::Clone {
+                let index = killed.address.detail.saturating_sub(1);
+                self.file_killed(&killed, Input::Structure { index }, Some(call.op));
+                self.use_replay(clone_failed_note::<T>(killed.kind.name()));
+                self.run_execution(call);
+            } else {
+                let input = self.call_input(call, None);
+                self.file_killed(&killed, input, Some(call.op));
+            }
+            return;
+        }
+        self.run_execution(call);
+    }
+
+    /// The killed input at the current execution, if there is one.
+    fn killed_here(&self) -> Option<Killed> {
+        if self.cx.killed.is_empty() {
+            return None;
+        }
+        let here = self.address(0);
+        self.cx
+            .killed
+            .iter()
+            .find(|k| k.address.run == here.run && k.address.input == here.input && k.during != During::Drop
+                || k.address == here)
+            .cloned()
+    }
+
+    fn run_execution(&mut self, call: &CallSite<'_>) {
+        let op = call.op;
         // Buffers are reused across executions: this is the hot path.
         let mut args = std::mem::take(&mut self.args);
         args.clear();
@@ -302,36 +563,40 @@ impl<'c, T: Subject> Search<'c, T> {
         let mut subject_k = 0;
         let mut literal_k = 0;
         for slot in 0..arity {
-            if subject_slots.get(subject_k) == Some(&slot) {
-                let index = structures[subject_k];
+            if call.subject_slots.get(subject_k) == Some(&slot) {
+                let index = call.structures[subject_k];
                 subject_k += 1;
-                let Some(value) = self.materialize(index) else {
-                    self.report.notes.push(format!("structure {index} could not be rebuilt; skipped"));
+                let Some(value) = self.materialize(index, call) else {
+                    let text = format!("structure {index} could not be rebuilt; skipped");
+                    self.cx.out.event(Event::Note(Note { text }));
+                    self.discard_args(&mut args, op, &|s| s.call_input(call, None));
                     self.args = args;
                     return;
                 };
                 args.push(Arg::Subject(value));
             } else {
-                args.push(self.domains[op][literal_slots[literal_k]][literal_choice[literal_k]].to_arg());
+                args.push(self.domains[op][call.literal_slots[literal_k]][call.literal_choice[literal_k]].to_arg());
                 literal_k += 1;
             }
         }
         let invoke = self.ops[op].invoke;
-        let returned = match run_captured(|| invoke(&mut args, false)) {
+        let returned = match run_captured(UserCode::call(op as u16), || invoke(&mut args, false)) {
             Ok(Returned::Misuse(_)) | Err(Outcome::AssumeFailed(_)) => {
-                self.report.misuses += 1;
-                self.args = args;
+                self.counts.misuses += 1;
+                self.finish_call(call, args, None);
                 return;
             }
             Ok(returned) => returned,
             Err(Outcome::Panicked(panic)) => {
                 if self.misuse.iter().any(|re| re.is_match(&panic.message)) {
-                    self.report.misuses += 1;
+                    self.counts.misuses += 1;
                 } else {
-                    let step_args = self.step_args(&call);
-                    self.fail(FailureKind::Panic { panic }, level, op, step_args, None);
+                    let failure = self.failure(FailureKind::Panic, During::Call, op, panic.message);
+                    let failure = Failure { location: panic.location, ..failure };
+                    let input = self.call_input(call, None);
+                    self.file(failure, input);
                 }
-                self.args = args;
+                self.finish_call(call, args, None);
                 return;
             }
         };
@@ -346,63 +611,90 @@ impl<'c, T: Subject> Search<'c, T> {
             Returned::Subject(value) => Some(value),
             _ => None,
         };
+        let mut in_scope = true;
         for value in results.chain(result) {
             match self.lin.linearize(value) {
                 Ok(tokens) => keys.push(self.states.key(tokens)),
                 Err(_) => {
-                    self.report.out_of_scope += 1;
-                    self.args = args;
-                    self.keys = keys;
-                    return;
+                    in_scope = false;
+                    break;
                 }
             }
+        }
+        if !in_scope {
+            self.counts.out_of_scope += 1;
+            self.keys = keys;
+            self.finish_call(call, args, Some(returned));
+            return;
         }
         let mut keys_iter = keys.drain(..);
         for (slot, arg) in args.drain(..).enumerate() {
             if let Arg::Subject(value) = arg {
                 let key = keys_iter.next().expect("one key per output");
-                self.consider(&call, level, Output::Param(slot as u8), value, key);
+                self.consider(call, Output::Param(slot as u8), value, key);
             }
         }
         if let Returned::Subject(value) = returned {
             let key = keys_iter.next().expect("one key per output");
-            self.consider(&call, level, Output::Result, value, key);
+            self.consider(call, Output::Result, value, key);
         }
         drop(keys_iter);
         self.args = args;
         self.keys = keys;
     }
 
+    /// Drops what a call left that is not kept, and returns the buffer.
+    fn finish_call(&mut self, call: &CallSite<'_>, mut args: Vec<Arg<T>>, returned: Option<Returned<T>>) {
+        self.discard_args(&mut args, call.op, &|s| s.call_input(call, None));
+        if let Some(Returned::Subject(value)) = returned {
+            self.discard(value, call.op, &|s| s.call_input(call, None));
+        }
+        self.args = args;
+    }
+
     /// Stores `value` if it is new (or state matching is off) and passes `rep_ok`.
-    fn consider(&mut self, call: &CallSite<'_>, level: u32, output: Output, value: T, key: StateKey) {
+    fn consider(&mut self, call: &CallSite<'_>, output: Output, value: T, (key, print): (StateKey, u128)) {
         // A state is visited only once it passed `rep_ok`: a broken value must
         // not hide a valid one with the same canonical form (hidden fields),
         // and each sequence that makes a broken value is counted.
         let new = !self.states.contains(&key);
         if (new || self.check_every_output) && T::HAS_REP_OK {
-            let operation = self.ops[call.op].name.to_owned();
-            let failure = match run_captured(|| value.rep_ok()) {
-                Ok(Some(false)) => Some(FailureKind::RepOkFalse { operation }),
-                Err(Outcome::Panicked(panic) | Outcome::AssumeFailed(panic)) => {
-                    Some(FailureKind::RepOkPanic { operation, panic })
+            let failure = match run_captured(UserCode::new(During::RepOk, call.op as u16), || value.rep_ok()) {
+                Ok(Some(false)) => {
+                    Some(self.failure(FailureKind::RepOkFalse, During::RepOk, call.op, "rep_ok returned false".into()))
                 }
+                Err(Outcome::Panicked(panic) | Outcome::AssumeFailed(panic)) => Some(Failure {
+                    location: panic.location,
+                    ..self.failure(FailureKind::Panic, During::RepOk, call.op, panic.message)
+                }),
                 Ok(_) => None,
             };
-            if let Some(kind) = failure {
-                let step_args = self.step_args(call);
-                self.fail(kind, level, call.op, step_args, Some(output));
+            if let Some(failure) = failure {
+                let input = self.call_input(call, Some(output));
+                self.file(failure, input);
+                self.discard(value, call.op, &|s| s.call_input(call, Some(output)));
                 return;
             }
         }
         if new {
             self.states.insert(key);
         } else if self.config.state_matching {
+            self.discard(value, call.op, &|s| s.call_input(call, Some(output)));
             return;
         }
         let canonical = if self.config.record_canonical { self.lin.text(&value).ok() } else { None };
         let step = Step { op: call.op as u16, args: self.step_args(call), output };
-        self.report.structures.push(Structure { level, step, canonical });
+        let index = self.structures.len() as u64;
+        self.cx.out.event(Event::Structure(StructureFound {
+            index,
+            level: Some(self.level),
+            fingerprint: Some(Fingerprint(print)),
+            canonical,
+            rebuild: Rebuild::Step(step.clone()),
+        }));
+        self.structures.push(step);
         self.objects.push(Some(value));
+        self.counts.structures += 1;
     }
 
     /// The recorded arguments of a call.
@@ -423,13 +715,81 @@ impl<'c, T: Subject> Search<'c, T> {
         out
     }
 
-    fn fail(&mut self, kind: FailureKind, level: u32, op: usize, args: Vec<StepArg>, output: Option<Output>) {
-        if let Some(group) = self.report.failures.iter_mut().find(|g| g.kind == kind) {
-            group.count += 1;
+    fn call_input(&self, call: &CallSite<'_>, output: Option<Output>) -> Input {
+        Input::Call { level: self.level, op: call.op as u16, args: self.step_args(call), output }
+    }
+
+    fn bare_failure(&self, kind: FailureKind, during: During, message: String) -> Failure {
+        Failure {
+            group: 0,
+            kind,
+            during,
+            operation: None,
+            contract: None,
+            message,
+            location: None,
+            count: 1,
+            witness: Witness { text: String::new(), calls: 0, input: Input::Structure { index: 0 } },
+            replay: None,
+            shrink: None,
+            assertion: Vec::new(),
+        }
+    }
+
+    fn failure(&self, kind: FailureKind, during: During, op: usize, message: String) -> Failure {
+        Failure { operation: Some(self.ops[op].name.to_owned()), ..self.bare_failure(kind, during, message) }
+    }
+
+    /// Reports an input an earlier attempt died on.
+    fn file_killed(&mut self, killed: &Killed, input: Input, op: Option<usize>) {
+        let failure = Failure {
+            operation: op.map(|op| self.ops[op].name.to_owned()),
+            ..self.bare_failure(killed.kind, killed.during, killed.message.clone())
+        };
+        self.file(failure, input);
+    }
+
+    /// Counts a failing input in its group; a new group is reported at once,
+    /// with this input as its witness.
+    fn file(&mut self, mut failure: Failure, input: Input) {
+        self.counts.failing += 1;
+        let key = GroupKey::of(&failure);
+        if let Some((_, count)) = self.groups.iter_mut().find(|(k, _)| *k == key) {
+            *count += 1;
             return;
         }
-        self.report.failures.push(FailureGroup { kind, count: 1, level, op: op as u16, args, output });
+        failure.group = self.groups.len() as u32;
+        failure.witness = self.witness(input);
+        failure.replay = self.cx.replay.clone();
+        self.groups.push((key, 1));
+        self.cx.out.event(Event::Failure(failure));
+        self.commit();
     }
+
+    fn witness(&self, input: Input) -> Witness {
+        let step_of = |s: u32| &self.structures[s as usize];
+        let (program, tail) = match &input {
+            Input::Call { op, args, output, .. } => (Program::unroll_call(*op, args, *output, &step_of), None),
+            Input::Structure { index } => {
+                let program = Program::unroll(step_of(*index as u32), &step_of);
+                let var = program.result.map_or("s0".to_owned(), |v| format!("s{v}"));
+                (program, Some(var))
+            }
+            Input::Program(_) | Input::Candidate(_) => (Program::default(), None),
+        };
+        let mut text = program.to_text(&self.infos);
+        if let Some(var) = tail {
+            text.push_str(&format!(" (then {var} is cloned or dropped)"));
+        }
+        Witness { text, calls: program.len(), input }
+    }
+}
+
+fn clone_failed_note<T>(how: &str) -> String {
+    format!(
+        "`Clone` of {} failed ({how}), so stored structures are rebuilt by replaying their sequences",
+        std::any::type_name::<T>()
+    )
 }
 
 /// Which inputs one execution uses.

@@ -37,40 +37,47 @@ mod engine;
 mod report;
 mod states;
 
-pub use config::{parse_int_range, BeapiConfig, Builders, BuildersSetting, ConfigFile, StateStorage};
-pub use report::{BeapiReport, FailureGroup, FailureKind, LevelStats, Structure};
+pub use config::{parse_int_range, BeapiConfig, Builders, BuildersSetting, ConfigFile, StateStorage, MAX_DOMAIN};
+pub use report::{BeapiReport, Structure};
 pub use states::{fingerprint, StateSet};
 
+pub use crate::events::LevelStats;
+
 use std::marker::PhantomData;
-use std::ops::ControlFlow;
 use std::ops::Range;
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::api::Subject;
+use crate::events::{Configuration, Engine, Event, Note, RunStarted, Sink, SCHEMA_VERSION};
+use crate::runner::{Job, Killed, Observer, RunError, Start, DEFAULT_CALL_TIMEOUT};
 use crate::ConfigError;
+use engine::{Context, Search};
 
-/// Hears how a long run is going; the CLI draws a progress bar with it.
-pub trait Progress {
-    fn level_started(&mut self, _level: u32, _frontier: usize) {}
-    /// Called every few thousand executions; `Break` stops the run, keeping
-    /// what was found (the report says why in `interrupted`).
-    fn tick(&mut self, _explored: u64, _structures: usize) -> ControlFlow<String> {
-        ControlFlow::Continue(())
-    }
-    fn level_finished(&mut self, _stats: &LevelStats) {}
-    /// A note on what is happening, e.g. that builders are being identified.
-    fn message(&mut self, _text: &str) {}
-    /// A failure found, described on one line, as soon as it is found.
-    fn found(&mut self, _failure: &str) {}
+/// Where a BEAPI run is at a commit: the level, its frontier and the engine's
+/// choice of how to rebuild stored structures. The counts are in the
+/// [`Progress`](crate::events::Progress) event that carries it.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Resume {
+    pub level: u32,
+    /// The first structure made at this level.
+    pub level_start: u64,
+    /// The first structure of the level before (the frontier ends at `level_start`).
+    pub frontier_start: u64,
+    /// Sequences executed before this level.
+    pub level_explored: u64,
+    /// Seconds into the run when this level started.
+    pub level_seconds: f64,
+    /// Stored structures are rebuilt by replay (`Clone` was shallow or failed).
+    pub replay: bool,
+    pub clone_checks: u32,
+    pub clones_looked_at: u32,
 }
-
-/// A [`Progress`] that ignores everything.
-pub struct Silent;
-impl Progress for Silent {}
 
 /// A BEAPI run on subject `T`, configured builder-style.
 pub struct Beapi<T: Subject> {
     config: BeapiConfig,
+    call_timeout: Option<Duration>,
     subject: PhantomData<fn() -> T>,
 }
 
@@ -87,7 +94,7 @@ impl<T: Subject> Beapi<T> {
     }
 
     pub fn with_config(config: BeapiConfig) -> Self {
-        Beapi { config, subject: PhantomData }
+        Beapi { config, call_timeout: Some(DEFAULT_CALL_TIMEOUT), subject: PhantomData }
     }
 
     pub fn config(&self) -> &BeapiConfig {
@@ -150,29 +157,129 @@ impl<T: Subject> Beapi<T> {
         self
     }
 
-    pub fn run(&self) -> Result<BeapiReport, ConfigError> {
-        self.run_with_progress(&mut Silent)
+    /// Scope used to identify builders (`Builders::Auto`).
+    pub fn builder_scope(mut self, n: u32) -> Self {
+        self.config.builder_scope = n;
+        self
     }
 
-    pub fn run_with_progress(&self, progress: &mut dyn Progress) -> Result<BeapiReport, ConfigError> {
-        self.config.validate()?;
-        let mut note = None;
-        let builders = match &self.config.builders {
-            Builders::All => T::operations().iter().map(|op| op.name.to_owned()).collect(),
-            Builders::Named(names) => names.clone(),
-            Builders::Auto => {
-                let identified = crate::builders::identify_cached::<T>(&self.config, progress)?;
-                let origin = if identified.from_cache { "read from the cache" } else { "identified by hill climbing" };
-                note = Some(format!(
-                    "builders {origin} at scope {} ({} structures there)",
-                    identified.scope, identified.structures
-                ));
-                identified.builders
-            }
-        };
-        let search = engine::Search::<T>::new(&self.config, &builders)?;
-        let mut report = search.run(progress);
-        report.notes.splice(0..0, note);
-        Ok(report)
+    /// A call into the subject's code that runs longer than `timeout` is a
+    /// `hang` failure, and the run goes on past it (default 10 s; `None`
+    /// lets calls run forever).
+    pub fn call_timeout(mut self, timeout: Option<Duration>) -> Self {
+        self.call_timeout = timeout;
+        self
     }
+
+    /// Runs the search on a thread of its own, watched for calls that do
+    /// not return; see [`crate::runner`] for what it survives.
+    pub fn run(&self) -> Result<BeapiReport, RunError> {
+        self.run_observed(&mut ())
+    }
+
+    /// [`Beapi::run`], telling `observer` each commit as it comes.
+    pub fn run_observed(&self, observer: &mut dyn Observer) -> Result<BeapiReport, RunError> {
+        self.config.validate()?;
+        let job = BeapiJob::<T>::new(self.config.clone(), std::any::type_name::<T>().to_owned(), None);
+        crate::runner::run_in_thread(Arc::new(job) as Arc<dyn Job<Fold = _>>, self.call_timeout, observer)
+    }
+}
+
+/// A BEAPI run as a [`Job`]: what a worker runs and restarts.
+pub struct BeapiJob<T> {
+    config: BeapiConfig,
+    /// The subject's registered name.
+    name: String,
+    /// The command that reproduces the run.
+    command: Option<String>,
+    subject: PhantomData<fn() -> T>,
+}
+
+impl<T: Subject> BeapiJob<T> {
+    pub fn new(config: BeapiConfig, name: String, command: Option<String>) -> Self {
+        BeapiJob { config, name, command, subject: PhantomData }
+    }
+}
+
+impl<T: Subject> Job for BeapiJob<T> {
+    type Fold = BeapiReport;
+
+    fn run(&self, start: Start<'_, BeapiReport>, out: &mut dyn Sink) -> Result<(), ConfigError> {
+        self.config.validate()?;
+        let resumed = start.resume.filter(|report| !report.run.is_empty());
+        let (builders, notes) = match resumed {
+            Some(report) => (report.builders.clone(), Vec::new()),
+            None => resolve_builders::<T>(&self.config, start.killed)?,
+        };
+        let config = BeapiConfig { builders: Builders::Named(builders.clone()), ..self.config.clone() };
+        let started = (resumed.is_none()).then(|| {
+            let configuration = Configuration::Beapi(config.clone());
+            RunStarted {
+                schema: SCHEMA_VERSION,
+                run: RunStarted::run_id(Engine::Beapi, &self.name, &configuration, None),
+                engine: Engine::Beapi,
+                subject: self.name.clone(),
+                type_name: std::any::type_name::<T>().to_owned(),
+                configuration,
+                seed: None,
+                command: self.command.clone(),
+                operations: T::operations().iter().map(|op| op.info()).collect(),
+                fields: Vec::new(),
+                contracts: Vec::new(),
+            }
+        });
+        let cx = Context { run: 0, killed: start.killed, stop: Some(start.stop), out, replay: self.command.clone() };
+        let mut search = Search::<T>::new(&config, &builders, cx)?;
+        match (resumed, started) {
+            (Some(report), _) => search.resume(report)?,
+            (None, Some(started)) => {
+                search.emit(Event::RunStarted(started));
+                for text in notes {
+                    search.emit(Event::Note(Note { text }));
+                }
+            }
+            (None, None) => unreachable!("a fresh run has a start"),
+        }
+        search.run();
+        Ok(())
+    }
+}
+
+/// The builders to use, and a note on where they came from.
+fn resolve_builders<T: Subject>(config: &BeapiConfig, killed: &[Killed]) -> Result<(Vec<String>, Vec<String>), ConfigError> {
+    Ok(match &config.builders {
+        Builders::All => (T::operations().iter().map(|op| op.name.to_owned()).collect(), Vec::new()),
+        Builders::Named(names) => (names.clone(), Vec::new()),
+        Builders::Auto => {
+            let identified = crate::builders::identify_cached::<T>(config, killed)?;
+            let origin = if identified.from_cache { "read from the cache" } else { "identified by hill climbing" };
+            let note =
+                format!("builders {origin} at scope {} ({} structures there)", identified.scope, identified.structures);
+            (identified.builders, vec![note])
+        }
+    })
+}
+
+/// Structures BEAPI makes with `builders` under `config`: the search numbered
+/// `run` in addresses, stepping past `killed` inputs. For builders
+/// identification, which runs many small searches inside one job.
+pub(crate) fn count_structures<T: Subject>(
+    config: &BeapiConfig,
+    builders: &[String],
+    run: u64,
+    killed: &[Killed],
+) -> Result<usize, ConfigError> {
+    /// Counts structures; ignores the rest.
+    struct Count(usize);
+    impl Sink for Count {
+        fn event(&mut self, event: Event) {
+            if let Event::Structure(_) = event {
+                self.0 += 1;
+            }
+        }
+    }
+    let mut count = Count(0);
+    let cx = Context { run, killed, stop: None, out: &mut count, replay: None };
+    Search::<T>::new(config, builders, cx)?.run();
+    Ok(count.0)
 }

@@ -1,7 +1,9 @@
-//! [`BeapiReport`]: what a run found.
+//! [`BeapiReport`]: what a run found, folded from its events.
 
-use crate::api::{OperationInfo, PanicInfo};
-use crate::sequence::{Output, Program, Step, StepArg};
+use super::{BeapiConfig, Resume};
+use crate::api::OperationInfo;
+use crate::events::{Configuration, Event, Failure, Fingerprint, Fold, Input, LevelStats, Rebuild, Stop};
+use crate::sequence::{Output, Program, Step};
 
 /// One structure, with the last call of the shortest sequence that builds it.
 ///
@@ -10,7 +12,7 @@ use crate::sequence::{Output, Program, Step, StepArg};
 /// most one structure, the level is the number of calls; when a builder
 /// combines two structures (`merge(&mut self, other: &Self)`), the rebuilding
 /// program has the calls of both inputs and may be longer than the level.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Structure {
     /// The BFS level at which it was first made.
     pub level: u32,
@@ -18,65 +20,24 @@ pub struct Structure {
     /// Its canonical text, when the run recorded it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub canonical: Option<String>,
+    /// The fingerprint of its canonical form.
+    #[serde(skip)]
+    pub fingerprint: Option<Fingerprint>,
 }
 
-/// What went wrong in a failing call.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case", tag = "kind")]
-pub enum FailureKind {
-    /// The call panicked.
-    Panic { panic: PanicInfo },
-    /// `rep_ok` returned false on a structure the call made.
-    RepOkFalse { operation: String },
-    /// `rep_ok` itself panicked.
-    RepOkPanic { operation: String, panic: PanicInfo },
-}
-
-impl std::fmt::Display for FailureKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            FailureKind::Panic { panic } => write!(f, "panic: {panic}"),
-            FailureKind::RepOkFalse { operation } => {
-                write!(f, "rep_ok returned false after `{operation}`")
-            }
-            FailureKind::RepOkPanic { operation, panic } => {
-                write!(f, "rep_ok panicked after `{operation}`: {panic}")
-            }
-        }
-    }
-}
-
-/// Failing sequences that fail the same way, with the shortest one as witness.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct FailureGroup {
-    pub kind: FailureKind,
-    /// How many explored sequences failed this way.
-    pub count: u64,
-    /// The first failing call found: its level is minimal.
-    pub level: u32,
-    pub op: u16,
-    pub args: Vec<StepArg>,
-    /// Which value of the call broke `rep_ok`; `None` when the call panicked.
-    pub output: Option<Output>,
-}
-
-/// Counts for one level (sequence length).
+/// The result of a BEAPI run: a fold over its events.
 #[derive(Debug, Clone, Default, serde::Serialize)]
-pub struct LevelStats {
-    pub level: u32,
-    /// Structures first made at this level.
-    pub structures: usize,
-    /// Sequences executed at this level.
-    pub explored: u64,
-    pub seconds: f64,
-}
-
-/// The result of a BEAPI run.
-#[derive(Debug, Clone, serde::Serialize)]
 pub struct BeapiReport {
+    /// The run's id (see [`RunStarted::run`](crate::events::RunStarted::run)).
+    pub run: String,
+    /// The subject's registered name.
+    pub name: String,
     /// The subject's Rust type.
     pub subject: String,
     pub scope: u32,
+    /// The settings it ran with (builders resolved).
+    #[serde(skip)]
+    pub config: Option<BeapiConfig>,
     /// The API, in declaration order; steps refer to it by index.
     pub operations: Vec<OperationInfo>,
     /// Names of the operations used to extend sequences.
@@ -89,17 +50,74 @@ pub struct BeapiReport {
     pub misuses: u64,
     /// Sequences dropped because a structure passed the scope.
     pub out_of_scope: u64,
-    pub failures: Vec<FailureGroup>,
+    /// Failure groups, each with its first (minimal-level) witness.
+    pub failures: Vec<Failure>,
     pub seconds: f64,
-    /// The time limit stopped the run before the last level was done.
-    pub timed_out: bool,
-    /// Why a [`Progress`](super::Progress) stopped the run, if it did.
-    pub interrupted: Option<String>,
+    /// Why the run stopped; `None` while it runs.
+    pub stop: Option<Stop>,
     /// Things the user should know, e.g. that `Clone` was shallow and replay was used.
     pub notes: Vec<String>,
+    /// Where the run was at its last commit.
+    #[serde(skip)]
+    pub resume: Option<Resume>,
+}
+
+impl Fold for BeapiReport {
+    fn apply(&mut self, event: Event) {
+        match event {
+            Event::RunStarted(started) => {
+                self.run = started.run;
+                self.name = started.subject;
+                self.subject = started.type_name;
+                self.operations = started.operations;
+                if let Configuration::Beapi(config) = started.configuration {
+                    self.scope = config.scope;
+                    if let super::Builders::Named(names) = &config.builders {
+                        self.builders = names.clone();
+                    }
+                    self.config = Some(config);
+                }
+            }
+            Event::Structure(found) => {
+                let Rebuild::Step(step) = found.rebuild else { return };
+                self.structures.push(Structure {
+                    level: found.level.unwrap_or(0),
+                    step,
+                    canonical: found.canonical,
+                    fingerprint: found.fingerprint,
+                });
+            }
+            Event::Failure(failure) => match self.failures.get_mut(failure.group as usize) {
+                Some(known) => *known = failure,
+                None => self.failures.push(failure),
+            },
+            Event::Level(level) => self.levels.push(level),
+            Event::Progress(progress) => {
+                self.take_counts(&progress.counts, &progress.group_counts, progress.seconds);
+                let crate::events::Resume::Beapi(resume) = progress.resume else { return };
+                self.resume = Some(resume);
+            }
+            Event::Note(note) => self.notes.push(note.text),
+            Event::RunFinished(finished) => {
+                self.take_counts(&finished.counts, &finished.group_counts, finished.seconds);
+                self.stop = Some(finished.stop);
+            }
+            Event::RegressionTest(_) | Event::Difference(_) => {}
+        }
+    }
 }
 
 impl BeapiReport {
+    fn take_counts(&mut self, counts: &crate::events::Counts, groups: &[u64], seconds: f64) {
+        self.explored = counts.explored;
+        self.misuses = counts.misuses;
+        self.out_of_scope = counts.out_of_scope;
+        self.seconds = seconds;
+        for (failure, count) in self.failures.iter_mut().zip(groups) {
+            failure.count = *count;
+        }
+    }
+
     /// How many distinct structures were generated.
     pub fn structure_count(&self) -> usize {
         self.structures.len()
@@ -110,6 +128,11 @@ impl BeapiReport {
         self.failures.iter().map(|f| f.count).sum()
     }
 
+    /// Whether the run stopped before it was done (time or memory limit, an interrupt).
+    pub fn stopped_early(&self) -> bool {
+        self.stop.is_some_and(Stop::is_early)
+    }
+
     /// The calls that rebuild structure `index`.
     pub fn program(&self, index: usize) -> Program {
         Program::unroll(&self.structures[index].step, &|s| &self.structures[s as usize].step)
@@ -117,9 +140,15 @@ impl BeapiReport {
 
     /// The calls that reproduce failure group `index`, ending in the failing
     /// call; its `result` is the variable holding the broken value, if any.
+    /// For a failing `Clone` or `Drop`, the calls that build the structure.
     pub fn failure_program(&self, index: usize) -> Program {
-        let failure = &self.failures[index];
-        Program::unroll_call(failure.op, &failure.args, failure.output, &|s| &self.structures[s as usize].step)
+        let step_of = |s: u32| &self.structures[s as usize].step;
+        match &self.failures[index].witness.input {
+            Input::Call { op, args, output, .. } => Program::unroll_call(*op, args, *output, &step_of),
+            Input::Structure { index } => self.program(*index as usize),
+            Input::Program(program) => program.clone(),
+            Input::Candidate(_) => Program::default(),
+        }
     }
 
     /// Which slot of its last call holds structure `index`.

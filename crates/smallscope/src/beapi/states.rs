@@ -27,10 +27,12 @@ impl StateSet {
         }
     }
 
-    pub fn key(&self, tokens: &[Token]) -> StateKey {
+    /// The key of a canonical form, and its fingerprint.
+    pub fn key(&self, tokens: &[Token]) -> (StateKey, u128) {
+        let print = fingerprint(tokens);
         match self {
-            StateSet::Fingerprints(_) => StateKey::Fingerprint(fingerprint(tokens)),
-            StateSet::Exact(_) => StateKey::Exact(tokens.into()),
+            StateSet::Fingerprints(_) => (StateKey::Fingerprint(print), print),
+            StateSet::Exact(_) => (StateKey::Exact(tokens.into()), print),
         }
     }
 

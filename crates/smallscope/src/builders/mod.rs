@@ -14,7 +14,8 @@
 use std::path::{Path, PathBuf};
 
 use crate::api::{OperationInfo, Subject};
-use crate::beapi::{BeapiConfig, Builders, Progress, Silent};
+use crate::beapi::{BeapiConfig, Builders};
+use crate::runner::Killed;
 use crate::ConfigError;
 
 /// The outcome of identification.
@@ -46,8 +47,10 @@ impl Candidate {
     }
 }
 
-/// Identifies builders for `T`, without the cache.
-pub fn identify<T: Subject>(config: &BeapiConfig, progress: &mut dyn Progress) -> Result<Identified, ConfigError> {
+/// Identifies builders for `T`, without the cache. Each fitness search is
+/// numbered from 1 in addresses, so an input that killed an earlier attempt
+/// (`killed`) is stepped past.
+pub fn identify<T: Subject>(config: &BeapiConfig, killed: &[Killed]) -> Result<Identified, ConfigError> {
     let infos: Vec<OperationInfo> = T::operations().iter().map(|op| op.info()).collect();
     let mut small = config.clone();
     small.scope = config.builder_scope;
@@ -56,16 +59,13 @@ pub fn identify<T: Subject>(config: &BeapiConfig, progress: &mut dyn Progress) -
     small.state_matching = true;
     // `max_length` and `time_limit` stay: they bound each fitness run, which
     // matters for subjects whose structures the scope alone does not bound.
-    let fitness = |ops: &[usize]| -> Result<Candidate, ConfigError> {
+    let mut runs = 0u64;
+    let mut fitness = |ops: &[usize]| -> Result<Candidate, ConfigError> {
         let names: Vec<String> = ops.iter().map(|&i| infos[i].name.to_owned()).collect();
-        let report =
-            crate::beapi::Beapi::<T>::with_config(BeapiConfig { builders: Builders::Named(names), ..small.clone() })
-                .run_with_progress(&mut Silent)?;
-        Ok(Candidate {
-            ops: ops.to_vec(),
-            structures: report.structure_count(),
-            complexity: ops.iter().map(|&i| infos[i].complexity()).sum(),
-        })
+        runs += 1;
+        let config = BeapiConfig { builders: Builders::Named(names.clone()), ..small.clone() };
+        let structures = crate::beapi::count_structures::<T>(&config, &names, runs, killed)?;
+        Ok(Candidate { ops: ops.to_vec(), structures, complexity: ops.iter().map(|&i| infos[i].complexity()).sum() })
     };
     let constructors: Vec<usize> = (0..infos.len()).filter(|&i| infos[i].is_constructor()).collect();
     if constructors.is_empty() {
@@ -80,12 +80,6 @@ pub fn identify<T: Subject>(config: &BeapiConfig, progress: &mut dyn Progress) -
     }
     let mut current = current.expect("there is at least one constructor");
     loop {
-        progress.message(&format!(
-            "identifying builders at scope {}: {} make {} structures",
-            small.scope,
-            names(&current.ops, &infos).join(", "),
-            current.structures
-        ));
         let mut best: Option<Candidate> = None;
         for m in (0..infos.len()).filter(|m| !current.ops.contains(m) && infos[*m].may_build()) {
             let mut ops = current.ops.clone();
@@ -116,7 +110,7 @@ fn names(ops: &[usize], infos: &[OperationInfo]) -> Vec<String> {
 }
 
 /// What a cached result was computed from; a different key means recompute.
-#[derive(Debug, serde::Serialize)]
+#[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 struct CacheKey {
     subject: String,
     api: Vec<OperationInfo>,
@@ -129,13 +123,17 @@ struct CacheKey {
     max_length: Option<u32>,
 }
 
+/// A cache file: the key and what was identified under it.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct CacheEntry {
+    key: CacheKey,
+    identified: Identified,
+}
+
 /// Identifies builders for `T`, reusing the cached result in `config.cache_dir`.
-pub fn identify_cached<T: Subject>(
-    config: &BeapiConfig,
-    progress: &mut dyn Progress,
-) -> Result<Identified, ConfigError> {
+pub fn identify_cached<T: Subject>(config: &BeapiConfig, killed: &[Killed]) -> Result<Identified, ConfigError> {
     let Some(dir) = &config.cache_dir else {
-        return identify::<T>(config, progress);
+        return identify::<T>(config, killed);
     };
     let subject = std::any::type_name::<T>().to_owned();
     let mut small = config.clone();
@@ -153,35 +151,22 @@ pub fn identify_cached<T: Subject>(
         max_length: config.max_length,
     };
     let path = cache_path(dir, &subject);
-    let key_json = serde_json::to_value(&key).expect("cache keys serialize");
-    if let Ok(text) = std::fs::read_to_string(&path) {
-        if let Ok(stored) = serde_json::from_str::<serde_json::Value>(&text) {
-            if stored.get("key") == Some(&key_json) {
-                if let Some(Ok(mut identified)) =
-                    stored.get("identified").map(|v| serde_json::from_value::<Identified>(v.clone()))
-                {
-                    identified.from_cache = true;
-                    progress.message(&format!(
-                        "builders from cache {}: {}",
-                        path.display(),
-                        identified.builders.join(", ")
-                    ));
-                    return Ok(identified);
-                }
-            }
-        }
+    let cached = std::fs::read_to_string(&path).ok().and_then(|text| serde_json::from_str::<CacheEntry>(&text).ok());
+    if let Some(entry) = cached.filter(|entry| entry.key == key) {
+        return Ok(Identified { from_cache: true, ..entry.identified });
     }
-    let identified = identify::<T>(config, progress)?;
+    let identified = identify::<T>(config, killed)?;
     if config.time_limit.is_some() {
         // Under a time limit the result may depend on the machine's speed.
         return Ok(identified);
     }
-    let entry = serde_json::json!({ "key": key_json, "identified": identified });
+    let entry = CacheEntry { key, identified };
     // A cache that cannot be written only costs time later.
     if std::fs::create_dir_all(path.parent().unwrap_or(dir)).is_ok() {
-        let _ = std::fs::write(&path, serde_json::to_string_pretty(&entry).expect("json"));
+        let text = serde_json::to_string_pretty(&entry).expect("cache entries serialize");
+        let _ = crate::emit::write_atomically(&path, text.as_bytes());
     }
-    Ok(identified)
+    Ok(entry.identified)
 }
 
 /// `dir/builders/<type path with :: as ->.json`.

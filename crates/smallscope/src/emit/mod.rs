@@ -6,11 +6,13 @@
 //! - [`random_error_tests`] and [`random_regression_tests`]: the failing and the
 //!   regression tests of a random run.
 
+mod atomic;
 mod jsonl;
 mod picture;
 mod random_tests;
 mod rust_tests;
 
+pub use atomic::{write_atomically, AtomicFile};
 pub use jsonl::write_jsonl;
 pub use picture::{to_dot, to_svg, PictureError};
 pub use random_tests::{describe, random_error_tests, random_regression_tests, RandomTestOptions};

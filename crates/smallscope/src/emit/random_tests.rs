@@ -12,6 +12,7 @@ use regex::Regex;
 
 use super::rust_tests::unique_name;
 use crate::api::OperationInfo;
+use crate::events::FailureKind;
 use crate::random::RandomReport;
 use crate::sequence::Program;
 
@@ -48,23 +49,30 @@ pub fn random_error_tests(report: &RandomReport, options: &RandomTestOptions) ->
     }
     let mut names = Vec::new();
     for group in &report.failure_groups {
-        let verb = if group.contract == "no-panic" {
-            "panics".to_owned()
-        } else {
-            format!("breaks_{}", group.contract.replace('-', "_"))
+        let program = crate::random::witness_program(group);
+        let contract = group.contract.as_deref().unwrap_or("no-panic");
+        let verb = match group.kind {
+            FailureKind::Panic if contract == "no-panic" => "panics".to_owned(),
+            FailureKind::Panic | FailureKind::Contract | FailureKind::RepOkFalse => {
+                format!("breaks_{}", contract.replace('-', "_"))
+            }
+            kind => format!("{}s", kind.name().replace('-', "_")),
         };
-        let name = unique_name(&mut names, format!("{}_{verb}", describe(&group.program, &report.operations)));
+        let name = unique_name(&mut names, format!("{}_{verb}", describe(program, &report.operations)));
         let message = one_line(&group.message);
         let place = group.location.as_deref().map(|l| format!(" at {l}")).unwrap_or_default();
-        writeln!(out, "\n/// `{}` after `{}`: {message}{place}.", group.contract, group.operation).unwrap();
+        let operation = group.operation.as_deref().unwrap_or("?");
+        writeln!(out, "\n/// `{contract}` after `{operation}`: {message}{place}.").unwrap();
         writeln!(
             out,
             "/// Found {} times; simplified from {} to {} calls.",
-            group.count, group.calls_before, group.calls_after
+            group.count,
+            group.shrink.map_or(program.calls.len(), |s| s.smallest),
+            program.calls.len()
         )
         .unwrap();
         writeln!(out, "#[test]\nfn {name}() {{").unwrap();
-        for line in group.program.to_rust(&report.operations, "Subject") {
+        for line in program.to_rust(&report.operations, "Subject") {
             writeln!(out, "    {line}").unwrap();
         }
         for line in &group.assertion {
@@ -164,7 +172,7 @@ fn imports(type_name: &str) -> (Vec<String>, String) {
 pub fn describe(program: &Program, ops: &[OperationInfo]) -> String {
     let names: Vec<&OperationInfo> = program.calls.iter().map(|c| &ops[usize::from(c.op)]).collect();
     let Some((last, before)) = names.split_last() else { return "nothing".into() };
-    let before: Vec<&str> = before.iter().filter(|op| !op.is_constructor()).map(|op| op.name).collect();
+    let before: Vec<&str> = before.iter().filter(|op| !op.is_constructor()).map(|op| op.name.as_str()).collect();
     let mut runs: Vec<(&str, usize)> = Vec::new();
     for name in before {
         match runs.last_mut() {

@@ -81,7 +81,7 @@ pub fn rust_tests(report: &BeapiReport, options: &RustTestOptions) -> String {
 
 /// `new_add_add_remove`: the calls, by name.
 fn snake(program: &Program, ops: &[OperationInfo]) -> String {
-    let names: Vec<&str> = program.calls.iter().map(|c| ops[usize::from(c.op)].name).collect();
+    let names: Vec<&str> = program.calls.iter().map(|c| ops[usize::from(c.op)].name.as_str()).collect();
     let mut name = names.join("_");
     if name.len() > 60 {
         name.truncate(60);

@@ -5,17 +5,20 @@
 //! field methods call [`FieldType::read`], which goes through
 //! [`Candidate::read`]. So every read is logged, with no code from the user.
 
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
 use super::space::{ClassId, FieldKind, SlotDomain, Space, SpaceBuilder};
+use crate::runner::flight::ReadLog;
 
 /// A candidate structure of a [`Space`].
 pub struct Candidate {
     space: Arc<Space>,
     values: Vec<u32>,
-    log: RefCell<Vec<u32>>,
+    /// In the thread's flight slot when it has one, so the reads of a
+    /// `rep_ok` that kills the process are known.
+    log: ReadLog,
     /// `seen[slot] == generation`: the slot was read in this run.
     seen: Box<[Cell<u32>]>,
     generation: Cell<u32>,
@@ -28,7 +31,7 @@ impl Candidate {
         Candidate {
             space,
             values: vec![0; n],
-            log: RefCell::new(Vec::with_capacity(n)),
+            log: ReadLog::new(n),
             seen: (0..n).map(|_| Cell::new(0)).collect(),
             generation: Cell::new(1),
         }
@@ -53,7 +56,7 @@ impl Candidate {
 
     /// Forgets the reads logged so far.
     pub(super) fn clear_log(&self) {
-        self.log.borrow_mut().clear();
+        self.log.clear();
         let next = self.generation.get().wrapping_add(1);
         if next == 0 {
             self.seen.iter().for_each(|s| s.set(0));
@@ -66,14 +69,15 @@ impl Candidate {
     /// The slots read since the log was cleared, in first-read order, into
     /// `out` (whose buffer the log keeps for the next run).
     pub(super) fn take_log_into(&self, out: &mut Vec<u32>) {
-        let mut log = self.log.borrow_mut();
-        out.clear();
-        std::mem::swap(&mut *log, out);
+        self.log.copy_into(out);
+        self.log.clear();
     }
 
     /// The slots read since the log was cleared, in first-read order.
     pub(super) fn take_log(&self) -> Vec<u32> {
-        std::mem::take(&mut *self.log.borrow_mut())
+        let mut out = Vec::new();
+        self.take_log_into(&mut out);
+        out
     }
 
     /// Whether `slot` was read since the log was cleared.
@@ -88,7 +92,7 @@ impl Candidate {
         let seen = &self.seen[slot];
         if seen.get() != generation {
             seen.set(generation);
-            self.log.borrow_mut().push(slot as u32);
+            self.log.push(slot as u32);
         }
         self.values[slot]
     }

@@ -10,7 +10,10 @@
 //! which breaks isomorphism. Korat+ also prunes candidates whose
 //! `eq_class` fields did not change since the last valid one.
 //!
-//! Cost: one `rep_ok` run per explored candidate; memory is one candidate.
+//! Cost: one `rep_ok` run per explored candidate; memory is one candidate
+//! per thread. The parallel search splits the space into parts that do not
+//! depend on the thread count, so every thread count gives the same result,
+//! Korat+ included.
 //!
 //! ```
 //! use smallscope::korat::{self, Ref, Korat};
@@ -35,7 +38,7 @@
 //!     seen.len() as i64 == tree.size()
 //! }
 //!
-//! let stats = korat::run::<Tree>(3, &korat::from_fn::<Tree>(rep_ok)).unwrap();
+//! let stats = korat::run::<Tree>(3, korat::from_fn::<Tree>(rep_ok)).unwrap();
 //! assert_eq!(stats.found, 5); // Catalan(3)
 //! ```
 //!
@@ -57,17 +60,24 @@
 //! ```
 
 mod candidate;
+mod job;
 mod registry;
 mod search;
 mod space;
 
 pub use candidate::{Array, ArrayView, Bounds, Candidate, FieldType, IntoDomain, Model, Ref, ViewHandle, NULL_VALUE};
+pub use job::{KoratJob, KoratReport, KoratSettings, Resume};
 pub use registry::{find_korat_subject, registered_korat_subjects, KoratRegistration};
-pub use search::{search, search_parallel, search_with, Invariants, SearchOptions, SearchStats};
+pub use search::{
+    search, search_parallel, search_with, CandidateFailure, Invariants, PartReport, PartedSearch, SearchOptions,
+    SearchStats, PARTS,
+};
 pub use smallscope_macros::Korat;
 pub use space::{ClassDecl, ClassId, FieldDecl, FieldKind, SlotDomain, Space, SpaceBuilder};
 
 use std::sync::Arc;
+
+use crate::runner::{Job, RunError, DEFAULT_CALL_TIMEOUT};
 
 /// The space of model `T` at bound `n` (its stock finitization).
 pub fn space<T: Model>(n: i64) -> Result<Arc<Space>, String> {
@@ -77,7 +87,7 @@ pub fn space<T: Model>(n: i64) -> Result<Arc<Space>, String> {
 }
 
 /// Invariants from a function over the root's view.
-pub fn from_fn<T: Model>(rep_ok: for<'c> fn(T::View<'c>) -> bool) -> impl Invariants {
+pub fn from_fn<T: Model>(rep_ok: for<'c> fn(T::View<'c>) -> bool) -> impl Invariants + Send + Sync + 'static {
     struct FromFn<T: Model>(for<'c> fn(T::View<'c>) -> bool);
     impl<T: Model> Invariants for FromFn<T> {
         fn rep_ok(&self, candidate: &Candidate) -> bool {
@@ -92,7 +102,7 @@ pub fn from_fn<T: Model>(rep_ok: for<'c> fn(T::View<'c>) -> bool) -> impl Invari
 pub fn with_eq_class<T: Model>(
     rep_ok: for<'c> fn(T::View<'c>) -> bool,
     eq_class: for<'c> fn(T::View<'c>) -> u64,
-) -> impl Invariants {
+) -> impl Invariants + Send + Sync + 'static {
     struct WithEqClass<T: Model>(for<'c> fn(T::View<'c>) -> bool, for<'c> fn(T::View<'c>) -> u64);
     impl<T: Model> Invariants for WithEqClass<T> {
         fn rep_ok(&self, candidate: &Candidate) -> bool {
@@ -105,7 +115,12 @@ pub fn with_eq_class<T: Model>(
     WithEqClass::<T>(rep_ok, eq_class)
 }
 
-/// Counts the valid candidates of model `T` at bound `n`.
-pub fn run<T: Model>(n: i64, invariants: &dyn Invariants) -> Result<SearchStats, String> {
-    Ok(search(space::<T>(n)?, invariants, &mut |_| {}))
+/// Counts the valid candidates of model `T` at bound `n`, on a thread of
+/// its own: a `rep_ok` that panics is a reported failure, one that does not
+/// return within 10 s a `hang` failure, and the search goes on past both.
+pub fn run<T: Model>(n: i64, invariants: impl Invariants + Send + Sync + 'static) -> Result<KoratReport, RunError> {
+    let space = space::<T>(n).map_err(|e| crate::ConfigError::Invalid(format!("finitization at {n}: {e}")))?;
+    let settings = KoratSettings { scope: n.max(0) as u32, threads: 1, prune_eq_classes: true, record: false };
+    let job = KoratJob::new(std::any::type_name::<T>().to_owned(), space, Arc::new(invariants), settings, None);
+    crate::runner::run_in_thread(Arc::new(job) as Arc<dyn Job<Fold = KoratReport>>, Some(DEFAULT_CALL_TIMEOUT), &mut ())
 }

@@ -10,7 +10,7 @@ pub struct KoratRegistration {
     pub name: &'static str,
     /// The space of the stock finitization `fin(n)`.
     pub space: fn(i64) -> Result<Arc<Space>, String>,
-    pub invariants: fn() -> Box<dyn Invariants + Sync>,
+    pub invariants: fn() -> Arc<dyn Invariants + Send + Sync>,
 }
 
 inventory::collect!(KoratRegistration);
@@ -37,7 +37,7 @@ macro_rules! korat_subject {
             $crate::korat::KoratRegistration {
                 name: $name,
                 space: $crate::korat::space::<$model>,
-                invariants: || ::std::boxed::Box::new($crate::korat::from_fn::<$model>($rep_ok)),
+                invariants: || ::std::sync::Arc::new($crate::korat::from_fn::<$model>($rep_ok)),
             }
         }
     };
@@ -46,7 +46,7 @@ macro_rules! korat_subject {
             $crate::korat::KoratRegistration {
                 name: $name,
                 space: $crate::korat::space::<$model>,
-                invariants: || ::std::boxed::Box::new($crate::korat::with_eq_class::<$model>($rep_ok, $eq_class)),
+                invariants: || ::std::sync::Arc::new($crate::korat::with_eq_class::<$model>($rep_ok, $eq_class)),
             }
         }
     };

@@ -1,12 +1,22 @@
 //! The Korat search (Korat+ paper §2.1, `korat()`), and Korat+'s pruning on
 //! the fields `eq_class` reads (§3, `koratPlus()`).
+//!
+//! The search splits into parts on a prefix of the fields `rep_ok` reads
+//! first (as PKorat does); the split does not depend on the thread count,
+//! and parts are reported in the order the sequential search visits them.
+//! A Korat+ skip that would leave a part (past the fields the part fixes) is
+//! carried to the parts after it, which are dropped as the sequential search
+//! would skip them. So every thread count gives the sequential search's
+//! candidates, counts and order, Korat+ included.
 
-use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
 use std::time::Instant;
 
 use super::candidate::Candidate;
 use super::space::{FieldKind, SlotDomain, Space};
-use crate::api::run_captured;
+use crate::events::{During, FailureKind};
+use crate::runner::{flight, run_captured, Address, Killed, Outcome, StopFlag, UserCode};
 
 /// Counts of one search.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
@@ -43,6 +53,22 @@ pub trait Invariants {
     }
 }
 
+/// How many parts a search is split into (at most): enough for uneven parts
+/// to balance over any core count, and the same for every thread count.
+pub const PARTS: usize = 2048;
+
+/// A candidate on which user code failed: a panic in `rep_ok` or
+/// `eq_class`, or an input that killed an earlier attempt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CandidateFailure {
+    pub kind: FailureKind,
+    pub during: During,
+    pub message: String,
+    pub location: Option<String>,
+    /// The candidate's value indices.
+    pub values: Vec<u32>,
+}
+
 /// Runs Korat over `space`, calling `found` on every valid candidate.
 ///
 /// The next candidate increments the last field `rep_ok` read that can
@@ -51,7 +77,8 @@ pub trait Invariants {
 /// objects of its class that fields read before it point to, and one more
 /// (`nonIsoMax`), so no two isomorphic candidates are both visited. When
 /// `rep_ok` holds, the reachable fields it did not read are added, so
-/// that no valid candidate is missed.
+/// that no valid candidate is missed. A panic in `rep_ok` counts as `false`;
+/// [`search_parts`] reports it.
 pub fn search(space: Arc<Space>, invariants: &dyn Invariants, found: &mut dyn FnMut(&Candidate)) -> SearchStats {
     search_with(space, invariants, SearchOptions::default(), found)
 }
@@ -65,67 +92,262 @@ pub fn search_with(
 ) -> SearchStats {
     let started = Instant::now();
     let mut candidate = Candidate::new(space);
-    let mut stats = search_subtree(&mut candidate, 0, invariants, options, found);
-    stats.seconds = started.elapsed().as_secs_f64();
-    stats
+    let part = PartRun { run: 0, killed: &[], options };
+    let mut outcome = part.search(&mut candidate, 0, invariants, found);
+    outcome.stats.seconds = started.elapsed().as_secs_f64();
+    outcome.stats
 }
 
-/// Searches the candidates that share `candidate`'s values on the first
-/// `frozen` fields `rep_ok` reads, starting from `candidate`.
-fn search_subtree(
-    candidate: &mut Candidate,
-    frozen: usize,
-    invariants: &dyn Invariants,
+/// One part of a split search: a first candidate, the fields its prefix
+/// fixes (in read order), and how many.
+#[derive(Debug, Clone)]
+pub struct Part {
+    values: Vec<u32>,
+    prefix: Vec<u32>,
+}
+
+impl Part {
+    fn frozen(&self) -> usize {
+        self.prefix.len()
+    }
+
+    /// Whether this part lies under `skip`: its prefix starts with those fields and values.
+    fn under(&self, skip: &[(u32, u32)]) -> bool {
+        skip.len() <= self.prefix.len()
+            && skip.iter().zip(&self.prefix).all(|(&(field, value), &mine)| mine == field && self.values[field as usize] == value)
+    }
+}
+
+/// How a part's search ended, as the sequential search would go on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Ending {
+    /// Into the next part.
+    Next,
+    /// Korat+ skips every candidate under the first `p + 1` fields of the
+    /// part's prefix: the parts there are dropped.
+    Skip(usize),
+    /// Korat+ found no field to advance: the search is over.
+    All,
+}
+
+/// What one part's search gives.
+pub struct PartOutcome<R> {
+    pub stats: SearchStats,
+    pub found: Vec<R>,
+    pub failures: Vec<CandidateFailure>,
+    ending: Ending,
+}
+
+/// A part's search: its number in addresses, the inputs to step past.
+struct PartRun<'a> {
+    run: u64,
+    killed: &'a [Killed],
     options: SearchOptions,
-    found: &mut dyn FnMut(&Candidate),
-) -> SearchStats {
-    let space = candidate.space_arc();
-    let mut stats = SearchStats::default();
-    let mut stack = Vec::new();
-    crate::api::set_current_operation("rep_ok");
-    loop {
-        candidate.clear_log();
-        let ok = run_captured(|| invariants.rep_ok(candidate)).unwrap_or(false);
-        stats.explored += 1;
-        candidate.take_log_into(&mut stack);
-        let mut eq_fields = None;
-        if ok {
-            stats.found += 1;
-            push_unread_reachable(&space, candidate, &mut stack);
-            // After the stack is complete: what `found` reads changes nothing.
-            found(candidate);
-            candidate.clear_log();
-            if let Ok(Some(class)) = run_captured(|| invariants.eq_class(candidate)) {
-                stats.classes.insert(class);
-                if options.prune_eq_classes {
-                    eq_fields = Some(candidate.take_log());
+}
+
+impl PartRun<'_> {
+    /// Searches the candidates that share `candidate`'s values on the first
+    /// `frozen` fields `rep_ok` reads, starting from `candidate`.
+    fn search<R>(
+        &self,
+        candidate: &mut Candidate,
+        frozen: usize,
+        invariants: &dyn Invariants,
+        found: &mut dyn FnMut(&Candidate) -> R,
+    ) -> PartOutcome<R> {
+        let space = candidate.space_arc();
+        let mut out = PartOutcome { stats: SearchStats::default(), found: Vec::new(), failures: Vec::new(), ending: Ending::Next };
+        let mut stack = Vec::new();
+        loop {
+            out.stats.explored += 1;
+            flight::position(Address { run: self.run, input: out.stats.explored, detail: 0 });
+            let ok = match Killed::at(self.killed, Address { run: self.run, input: out.stats.explored, detail: 0 }) {
+                Some(killed) => {
+                    out.failures.push(failure_of(killed.kind, killed.during, killed.message.clone(), None, candidate));
+                    stack.clone_from(&killed.reads);
+                    false
+                }
+                None => {
+                    candidate.clear_log();
+                    let verdict = run_captured(UserCode::new(During::RepOk, 0), || invariants.rep_ok(candidate));
+                    candidate.take_log_into(&mut stack);
+                    match verdict {
+                        Ok(ok) => ok,
+                        Err(Outcome::Panicked(panic) | Outcome::AssumeFailed(panic)) => {
+                            out.failures.push(failure_of(
+                                FailureKind::Panic,
+                                During::RepOk,
+                                panic.message,
+                                panic.location,
+                                candidate,
+                            ));
+                            false
+                        }
+                    }
+                }
+            };
+            let mut eq_fields = None;
+            if ok {
+                out.stats.found += 1;
+                push_unread_reachable(&space, candidate, &mut stack);
+                // After the stack is complete: what `found` reads changes nothing.
+                out.found.push(found(candidate));
+                candidate.clear_log();
+                match run_captured(UserCode::new(During::EqClass, 0), || invariants.eq_class(candidate)) {
+                    Ok(Some(class)) => {
+                        out.stats.classes.insert(class);
+                        if self.options.prune_eq_classes {
+                            eq_fields = Some(candidate.take_log());
+                        }
+                    }
+                    Ok(None) => {}
+                    Err(Outcome::Panicked(panic) | Outcome::AssumeFailed(panic)) => out.failures.push(failure_of(
+                        FailureKind::Panic,
+                        During::EqClass,
+                        panic.message,
+                        panic.location,
+                        candidate,
+                    )),
                 }
             }
-        }
-        // Fields below `frozen` belong to the subtree's definition.
-        let frozen = frozen.min(stack.len());
-        let advanced = match eq_fields {
-            Some(eq_fields) => advance_past(&space, candidate.values_mut(), &mut stack, frozen, &eq_fields),
-            None => advance(&space, candidate.values_mut(), &mut stack, frozen),
-        };
-        if !advanced {
-            return stats;
+            // Fields below `frozen` belong to the part's definition.
+            let frozen = frozen.min(stack.len());
+            let next = match eq_fields {
+                Some(eq_fields) => advance_past(&space, candidate.values_mut(), &mut stack, frozen, &eq_fields),
+                None => match advance(&space, candidate.values_mut(), &mut stack, frozen) {
+                    true => None,
+                    false => Some(Ending::Next),
+                },
+            };
+            if let Some(ending) = next {
+                out.ending = ending;
+                return out;
+            }
         }
     }
 }
 
-/// One part of a split search: a first candidate and how many of its first
-/// read fields are fixed.
-struct Subtree {
-    values: Vec<u32>,
-    frozen: usize,
+fn failure_of(
+    kind: FailureKind,
+    during: During,
+    message: String,
+    location: Option<String>,
+    candidate: &Candidate,
+) -> CandidateFailure {
+    CandidateFailure { kind, during, message, location, values: candidate.values().to_vec() }
+}
+
+/// A split search, run on threads and reported in order.
+pub struct PartedSearch<'a> {
+    pub space: Arc<Space>,
+    pub invariants: &'a (dyn Invariants + Sync),
+    pub options: SearchOptions,
+    /// Threads (0: every core).
+    pub threads: usize,
+    pub killed: &'a [Killed],
+    /// Parts already done: the search starts after them.
+    pub parts_done: usize,
+    /// A Korat+ skip carried from the parts already done.
+    pub skip: Option<Vec<(u32, u32)>>,
+    pub stop: Option<&'a StopFlag>,
+}
+
+/// What [`PartedSearch::run`] tells its caller after each part, in order.
+pub struct PartReport<R> {
+    /// The part's number; parts before it are reported.
+    pub index: usize,
+    pub parts: usize,
+    /// `None` for a part the sequential search skips (Korat+).
+    pub outcome: Option<PartOutcome<R>>,
+    /// The Korat+ skip carried into the next part.
+    pub skip: Option<Vec<(u32, u32)>>,
+}
+
+/// The address `run` of the probe that splits part `part`.
+const PROBE: u64 = 1 << 63;
+
+impl PartedSearch<'_> {
+    /// Runs the parts after `parts_done` and calls `report` for each, in
+    /// order; stops early (between parts) when `stop` is set.
+    pub fn run<R: Send>(
+        &self,
+        found: &(dyn Fn(&Candidate) -> R + Sync),
+        report: &mut dyn FnMut(PartReport<R>),
+    ) {
+        let parts = split(&self.space, self.invariants, PARTS, self.killed);
+        let count = parts.len();
+        let threads = match self.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        }
+        .min(count.saturating_sub(self.parts_done).max(1));
+        let next = AtomicUsize::new(self.parts_done);
+        let flight = flight::current();
+        let (sender, receiver) = mpsc::channel::<(usize, PartOutcome<R>)>();
+        std::thread::scope(|scope| {
+            for t in 0..threads {
+                let (sender, next, parts, flight) = (sender.clone(), &next, &parts, flight.clone());
+                std::thread::Builder::new()
+                    .name(format!("smallscope-korat-{t}"))
+                    .stack_size(crate::runner::USER_CODE_STACK)
+                    .spawn_scoped(scope, move || {
+                        let _binding = flight.as_ref().and_then(|f| f.bind());
+                        loop {
+                            if self.stop.is_some_and(StopFlag::is_set) {
+                                return;
+                            }
+                            let index = next.fetch_add(1, Ordering::Relaxed);
+                            let Some(part) = parts.get(index) else { return };
+                            let mut candidate = Candidate::new(self.space.clone());
+                            candidate.values_mut().copy_from_slice(&part.values);
+                            let run = PartRun { run: index as u64, killed: self.killed, options: self.options };
+                            let outcome = run.search(&mut candidate, part.frozen(), self.invariants, &mut |c| found(c));
+                            if sender.send((index, outcome)).is_err() {
+                                return;
+                            }
+                        }
+                    })
+                    .expect("spawning a search thread");
+            }
+            drop(sender);
+            // Parts come back in any order; they are told in order.
+            let mut waiting = std::collections::BTreeMap::new();
+            let mut skip = self.skip.clone();
+            let mut over = false;
+            let mut expected = self.parts_done;
+            for (index, outcome) in receiver {
+                waiting.insert(index, outcome);
+                while let Some(outcome) = waiting.remove(&expected) {
+                    let part = &parts[expected];
+                    let kept = match &skip {
+                        _ if over => false,
+                        Some(prefix) if part.under(prefix) => false,
+                        _ => true,
+                    };
+                    let outcome = kept.then(|| {
+                        skip = match outcome.ending {
+                            Ending::Next => None,
+                            Ending::Skip(p) => {
+                                Some(part.prefix[..=p].iter().map(|&f| (f, part.values[f as usize])).collect())
+                            }
+                            Ending::All => {
+                                over = true;
+                                None
+                            }
+                        };
+                        outcome
+                    });
+                    report(PartReport { index: expected, parts: count, outcome, skip: skip.clone() });
+                    expected += 1;
+                }
+            }
+        });
+    }
 }
 
 /// Runs the search on `threads` threads (0: all cores), splitting it on a
-/// prefix of the fields `rep_ok` reads first (as PKorat does). Counts and
-/// the order in which valid candidates are reported equal the sequential
-/// search's: each part is the sequential search restricted to one value of
-/// the prefix, and the parts are reported in the order it would visit them.
+/// prefix of the fields `rep_ok` reads first. Counts and the order in which
+/// valid candidates are reported equal the sequential search's.
 pub fn search_parallel<F, R>(
     space: Arc<Space>,
     invariants: &(dyn Invariants + Sync),
@@ -137,66 +359,68 @@ where
     F: Fn(&Candidate) -> Option<R> + Sync,
     R: Send,
 {
-    use rayon::prelude::*;
     let started = Instant::now();
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a thread pool");
-    // Parts are uneven (a null branch is small), so make many.
-    let target = pool.current_num_threads() * 1024;
-    let parts = split(&space, invariants, target);
-    let results: Vec<(SearchStats, Vec<R>)> = pool.install(|| {
-        parts
-            .into_par_iter()
-            .map(|part| {
-                let mut candidate = Candidate::new(space.clone());
-                candidate.values_mut().copy_from_slice(&part.values);
-                let mut out = Vec::new();
-                let stats =
-                    search_subtree(&mut candidate, part.frozen, invariants, options, &mut |c| out.extend(found(c)));
-                (stats, out)
-            })
-            .collect()
-    });
+    let search = PartedSearch { space, invariants, options, threads, killed: &[], parts_done: 0, skip: None, stop: None };
     let mut stats = SearchStats::default();
     let mut all = Vec::new();
-    for (part, out) in results {
-        stats.found += part.found;
-        stats.explored += part.explored;
-        stats.classes.extend(part.classes);
-        all.extend(out);
-    }
+    search.run(&found, &mut |report| {
+        if let Some(outcome) = report.outcome {
+            stats.found += outcome.stats.found;
+            stats.explored += outcome.stats.explored;
+            stats.classes.extend(outcome.stats.classes);
+            all.extend(outcome.found.into_iter().flatten());
+        }
+    });
     stats.seconds = started.elapsed().as_secs_f64();
     (stats, all)
 }
 
-/// Splits the search into at least `target` parts where it can. Probing
-/// which field comes next runs `rep_ok` outside the counted search.
-fn split(space: &Arc<Space>, invariants: &dyn Invariants, target: usize) -> Vec<Subtree> {
-    let mut parts = vec![Subtree { values: vec![0; space.slots.len()], frozen: 0 }];
+/// Splits the search into at most about `target` parts where it can.
+/// Probing which field comes next runs `rep_ok` outside the counted search;
+/// a probe that killed an earlier attempt leaves its part unsplit.
+fn split(space: &Arc<Space>, invariants: &dyn Invariants, target: usize, killed: &[Killed]) -> Vec<Part> {
+    let mut parts = vec![Part { values: vec![0; space.slots.len()], prefix: Vec::new() }];
     let mut probe = Candidate::new(space.clone());
+    let mut probes = 0u64;
     for _ in 0..64 {
-        if parts.len() >= target {
-            break;
-        }
         let mut next = Vec::new();
         let mut grew = false;
-        for part in parts {
+        for (index, part) in parts.iter().enumerate() {
+            // Children are made only while the total stays within the target.
+            if next.len() + (parts.len() - index) >= target {
+                next.push(part.clone());
+                continue;
+            }
+            probes += 1;
+            let address = Address { run: PROBE | probes, input: 1, detail: 0 };
+            if Killed::at(killed, address).is_some() {
+                next.push(part.clone());
+                continue;
+            }
+            flight::position(address);
             probe.values_mut().copy_from_slice(&part.values);
             probe.clear_log();
-            let _ = run_captured(|| invariants.rep_ok(&probe));
+            let _ = run_captured(UserCode::new(During::RepOk, 0), || invariants.rep_ok(&probe));
             let stack = probe.take_log();
             // Within the part, the field read after the prefix is always the same.
-            let Some(&field) = stack.get(part.frozen) else {
-                next.push(part);
+            let Some(&field) = stack.get(part.frozen()) else {
+                next.push(part.clone());
                 continue;
             };
-            let field = field as usize;
-            let max = non_iso_max(space, &part.values, &stack[..part.frozen], &[], field);
-            for value in part.values[field]..=max {
-                let mut values = part.values.clone();
-                values[field] = value;
-                next.push(Subtree { values, frozen: part.frozen + 1 });
+            let max = non_iso_max(space, &part.values, &part.prefix, field as usize);
+            let first = part.values[field as usize];
+            if next.len() + (max - first) as usize + (parts.len() - index) > target {
+                next.push(part.clone());
+                continue;
             }
-            grew |= max > part.values[field];
+            for value in first..=max {
+                let mut values = part.values.clone();
+                values[field as usize] = value;
+                let mut prefix = part.prefix.clone();
+                prefix.push(field);
+                next.push(Part { values, prefix });
+            }
+            grew |= max > first;
         }
         parts = next;
         if !grew {
@@ -206,15 +430,13 @@ fn split(space: &Arc<Space>, invariants: &dyn Invariants, target: usize) -> Vec<
     parts
 }
 
-/// The largest index `slot` may take given the fields read before it
-/// (`earlier`, then `later`).
-fn non_iso_max(space: &Space, values: &[u32], earlier: &[u32], later: &[u32], slot: usize) -> u32 {
+/// The largest index `slot` may take given the fields read before it.
+fn non_iso_max(space: &Space, values: &[u32], earlier: &[u32], slot: usize) -> u32 {
     match &space.slots[slot] {
         SlotDomain::Values(values) => values.len() as u32 - 1,
         SlotDomain::Ref { class, nullable, objects } => {
             let touched = earlier
                 .iter()
-                .chain(later)
                 .filter_map(|&s| match &space.slots[s as usize] {
                     domain @ SlotDomain::Ref { class: c, .. } if c == class => domain.object(values[s as usize]),
                     _ => None,
@@ -235,7 +457,7 @@ fn non_iso_max(space: &Space, values: &[u32], earlier: &[u32], later: &[u32], sl
 fn advance(space: &Space, values: &mut [u32], stack: &mut Vec<u32>, frozen: usize) -> bool {
     while stack.len() > frozen {
         let slot = stack.pop().expect("longer than frozen") as usize;
-        if values[slot] < non_iso_max(space, values, stack, &[], slot) {
+        if values[slot] < non_iso_max(space, values, stack, slot) {
             values[slot] += 1;
             return true;
         }
@@ -247,16 +469,23 @@ fn advance(space: &Space, values: &mut [u32], stack: &mut Vec<u32>, frozen: usiz
 /// Korat+'s next candidate after a valid one: as [`advance`], but if that
 /// would leave every field `eq_class` read unchanged (a candidate of the
 /// class just covered), it resets those fields and advances the last field
-/// `eq_class` read instead.
-fn advance_past(space: &Space, values: &mut [u32], stack: &mut Vec<u32>, frozen: usize, eq_fields: &[u32]) -> bool {
+/// `eq_class` read instead. `None` when it advanced within the part; else
+/// how the sequential search would go on.
+fn advance_past(
+    space: &Space,
+    values: &mut [u32],
+    stack: &mut Vec<u32>,
+    frozen: usize,
+    eq_fields: &[u32],
+) -> Option<Ending> {
     let before = stack.clone();
     let saved: Vec<u32> = values.to_vec();
     if !advance(space, values, stack, frozen) {
-        return false;
+        return Some(Ending::Next);
     }
     // The fields `advance` popped were all reset or incremented: modified.
     if before[stack.len()..].iter().any(|f| eq_fields.contains(f)) {
-        return true;
+        return None;
     }
     // Undo, then skip to the last eq_class field on the stack.
     values.copy_from_slice(&saved);
@@ -264,12 +493,17 @@ fn advance_past(space: &Space, values: &mut [u32], stack: &mut Vec<u32>, frozen:
     while stack.len() > frozen {
         let top = *stack.last().expect("longer than frozen");
         if eq_fields.contains(&top) {
-            return advance(space, values, stack, frozen);
+            return (!advance(space, values, stack, frozen)).then_some(Ending::Next);
         }
         values[top as usize] = 0;
         stack.pop();
     }
-    false
+    // The skip goes into the fields the part fixes: the sequential search
+    // would carry on from the last eq_class field there.
+    match stack[..frozen].iter().rposition(|f| eq_fields.contains(f)) {
+        Some(p) => Some(Ending::Skip(p)),
+        None => Some(Ending::All),
+    }
 }
 
 /// Adds the fields reachable from the root that `rep_ok` did not read, as

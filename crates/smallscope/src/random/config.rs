@@ -6,7 +6,7 @@ use std::time::Duration;
 use crate::ConfigError;
 
 /// When a value counts as "seen before" for index pruning (thesis §7.4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum IndexPruning {
     /// Same canonical heap form (isomorphic object graphs): never merges two
@@ -34,7 +34,7 @@ impl std::str::FromStr for IndexPruning {
 }
 
 /// How a random run is bounded, seeded and steered.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RandomConfig {
     pub seed: u64,
     /// Stop after this long (default 10 s when no limit is set at all).

@@ -31,7 +31,7 @@
 //! }
 //!
 //! let report = Random::<Meter>::new().sequences(2_000).seed(1).contract(FewReadings).run().unwrap();
-//! assert_eq!(report.failure_groups[0].contract, "few-readings");
+//! assert_eq!(report.failure_groups[0].contract.as_deref(), Some("few-readings"));
 //! ```
 
 use std::cmp::Ordering;

@@ -6,21 +6,29 @@
 //! `Clone`) only of the values it uses. When a value is not shared, as in a
 //! replay from scratch, it is moved without a copy.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::sync::Arc;
 
 use regex::Regex;
 use rustc_hash::FxHashSet;
 
 use super::Contract;
-use crate::api::{run_captured, set_current_operation, Access, Arg, Operation, Outcome, ParamKind, Returned};
+use crate::api::{Access, Arg, Operation, ParamKind, Returned};
 use crate::beapi::fingerprint;
+use crate::events::{During, FailureKind};
 use crate::heap::{Heap, Linearizer};
+use crate::runner::{flight, run_captured, Address, Killed, Outcome, UserCode};
 use crate::sequence::{Call, Operand, Program};
 
-/// A broken contract or an unexpected panic, after one call.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct Failure {
+/// A broken contract, an unexpected panic, or user code that killed or hung
+/// an earlier attempt, after one call.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Broken {
+    /// How it broke: `Panic` for a panic (in a call or a check), `Contract`
+    /// for a check that failed, or what killed the process.
+    pub kind: FailureKind,
+    /// The user code that broke.
+    pub during: During,
     /// The contract's name; `no-panic` for a call that panicked.
     pub contract: String,
     /// The call after which it broke.
@@ -44,11 +52,50 @@ pub struct GroupKey {
     pub location: Option<String>,
 }
 
-impl Failure {
+impl Broken {
     pub fn group_key(&self) -> GroupKey {
         let op = (self.vars.len() < 2).then_some(self.op);
-        GroupKey { contract: self.contract.clone(), op, location: self.location.clone() }
+        let contract = match self.kind {
+            FailureKind::Panic | FailureKind::Contract | FailureKind::RepOkFalse => self.contract.clone(),
+            // What killed the process names the group, with the code it was in.
+            kind => format!("{}-in-{}", kind.name(), self.during.name()),
+        };
+        GroupKey { contract, op, location: self.location.clone() }
     }
+
+    /// A break recorded for an input that killed an earlier attempt.
+    pub fn killed(killed: &Killed, contracts: &[String]) -> Broken {
+        let contract = match killed.during {
+            During::Check => contract_of(killed.address.detail)
+                .and_then(|i| contracts.get(i).cloned())
+                .unwrap_or_else(|| "a contract".into()),
+            _ => "no-panic".into(),
+        };
+        Broken {
+            kind: killed.kind,
+            during: killed.during,
+            contract,
+            op: killed.op,
+            location: None,
+            message: killed.message.clone(),
+            vars: Vec::new(),
+        }
+    }
+}
+
+/// The detail of an address: the index of the call in its flattened
+/// sequence, and for a check, which contract ran (+1) in the high half.
+pub fn detail(call: usize, contract: Option<usize>) -> u64 {
+    call as u64 | contract.map_or(0, |c| (c as u64 + 1) << 32)
+}
+
+/// The call index of an address's detail.
+pub fn call_of(detail: u64) -> usize {
+    (detail & 0xffff_ffff) as usize
+}
+
+fn contract_of(detail: u64) -> Option<usize> {
+    (detail >> 32).checked_sub(1).map(|c| c as usize)
 }
 
 /// How one call went.
@@ -63,7 +110,7 @@ pub enum CallResult {
     /// API misuse (an `Err`, a failed `assume!`, a panic declared as misuse)
     /// or an invalid use of variables: the sequence is dropped.
     Illegal,
-    Failed(Failure),
+    Failed(Broken),
 }
 
 /// How many untouched values a call's contracts compare the touched ones with.
@@ -77,8 +124,18 @@ pub struct Executor<'a, T> {
     pub ops: &'a [Operation<T>],
     pub contracts: &'a [Box<dyn Contract<T>>],
     pub misuse: &'a [Regex],
-    /// The subject's `Clone`, to copy a shared value.
-    pub clone: Option<fn(&T) -> T>,
+    /// The subject's `Clone`, to copy a shared value; switched off when it
+    /// killed an earlier attempt.
+    pub clone: Cell<Option<fn(&T) -> T>>,
+    /// Where the next calls are, for the flight recorder: the run and input
+    /// of the address; each call adds its index as the detail.
+    pub at: Cell<Address>,
+    /// Inputs that killed an earlier attempt: a replay stops there.
+    pub killed: &'a [Killed],
+    /// Fingerprints of values whose checks killed an earlier attempt.
+    pub poisoned: RefCell<Vec<(u128, Broken)>>,
+    /// Replays so far, numbering their addresses.
+    replays: Cell<u64>,
     /// When set, one-value checks are skipped for a value whose canonical
     /// form passed them before (state matching, as in BEAPI): they would
     /// see an isomorphic heap. Replays leave it off and check everything.
@@ -89,7 +146,9 @@ pub struct Executor<'a, T> {
 #[derive(Default)]
 pub struct CheckedStates {
     lin: Option<Linearizer>,
-    passed: FxHashSet<u128>,
+    pub passed: FxHashSet<u128>,
+    /// Passed since the last commit, for the journal.
+    pub new_passed: Vec<u128>,
     /// The fingerprints of the last call's touched values, for index pruning.
     pub last: Vec<(u32, u128)>,
 }
@@ -111,7 +170,7 @@ pub struct Replay {
 }
 
 impl Replay {
-    pub fn failure(&self) -> Option<&Failure> {
+    pub fn failure(&self) -> Option<&Broken> {
         match &self.stopped {
             Some((_, CallResult::Failed(f))) => Some(f),
             _ => None,
@@ -126,21 +185,74 @@ impl<'a, T> Executor<'a, T> {
         contracts: &'a [Box<dyn Contract<T>>],
         misuse: &'a [Regex],
         clone: Option<fn(&T) -> T>,
+        killed: &'a [Killed],
     ) -> Self {
-        Executor { ops, contracts, misuse, clone, checked: None }
+        Executor {
+            ops,
+            contracts,
+            misuse,
+            clone: Cell::new(clone),
+            at: Cell::new(Address::default()),
+            killed,
+            poisoned: RefCell::new(Vec::new()),
+            replays: Cell::new(0),
+            checked: None,
+        }
     }
 
     /// The same executor, skipping one-value checks on canonical forms that
     /// passed them before, and fingerprinting every value a call touches.
     pub fn memoized(&self) -> Self {
-        Executor { checked: Some(Default::default()), ..*self }
+        let mut exec = Self::new(self.ops, self.contracts, self.misuse, self.clone.get(), self.killed);
+        exec.checked = Some(Default::default());
+        exec
+    }
+
+    /// Later calls are at `run` and `input` in addresses.
+    pub fn locate(&self, run: u64, input: u64) {
+        self.at.set(Address { run, input, detail: 0 });
+    }
+
+    /// Later calls are those of the next replay of stage `run`.
+    pub fn locate_next(&self, run: u64) {
+        self.replays.set(self.replays.get() + 1);
+        self.locate(run, self.replays.get());
+    }
+
+    /// The address of call `index` (and contract `contract`, for a check).
+    fn address(&self, index: usize, contract: Option<usize>) -> Address {
+        Address { detail: detail(index, contract), ..self.at.get() }
+    }
+
+    /// The names of the contracts, by index.
+    pub fn contract_names(&self) -> Vec<String> {
+        self.contracts.iter().map(|c| c.name().to_owned()).collect()
+    }
+
+    /// The input at call `index` killed an earlier attempt, if it did.
+    pub fn killed_at(&self, index: usize) -> Option<&'a Killed> {
+        if self.killed.is_empty() {
+            return None;
+        }
+        let here = self.address(index, None);
+        self.killed.iter().find(|k| {
+            k.address.run == here.run && k.address.input == here.input && call_of(k.address.detail) == index
+        })
     }
 }
 
 impl<T: Heap> Executor<'_, T> {
-    /// Runs `call` on `values`, then checks the contracts on what it touched.
-    /// `touched` receives the variables the call used or bound.
-    pub fn call(&self, values: &mut Values<T>, call: &Call, render: bool, touched: &mut Vec<u32>) -> CallResult {
+    /// Runs `call`, call `index` of its sequence, on `values`, then checks
+    /// the contracts on what it touched. `touched` receives the variables
+    /// the call used or bound.
+    pub fn call(
+        &self,
+        values: &mut Values<T>,
+        call: &Call,
+        index: usize,
+        render: bool,
+        touched: &mut Vec<u32>,
+    ) -> CallResult {
         let op = &self.ops[usize::from(call.op)];
         touched.clear();
         let mut args = Vec::with_capacity(call.operands.len());
@@ -155,7 +267,7 @@ impl<T: Heap> Executor<'_, T> {
                     };
                     match Arc::try_unwrap(value) {
                         Ok(owned) => args.push(Arg::Subject(owned)),
-                        Err(value) if self.clone.is_some() => {
+                        Err(value) if self.clone.get().is_some() => {
                             shared.push((args.len(), value));
                             args.push(Arg::Taken);
                         }
@@ -168,15 +280,27 @@ impl<T: Heap> Executor<'_, T> {
                 Operand::Literal(literal) => args.push(literal.to_arg()),
             }
         }
-        set_current_operation(op.name);
-        let outcome = run_captured(|| {
-            if let Some(clone) = self.clone {
+        flight::position(self.address(index, None));
+        if let Some(clone) = self.clone.get().filter(|_| !shared.is_empty()) {
+            // `Clone` is user code too: a panic in it is a failure of its own.
+            let copied = run_captured(UserCode::new(During::Clone, call.op), || {
                 for (slot, value) in &shared {
                     args[*slot] = Arg::Subject(clone(value));
                 }
+            });
+            if let Err(Outcome::Panicked(info) | Outcome::AssumeFailed(info)) = copied {
+                return CallResult::Failed(Broken {
+                    kind: FailureKind::Panic,
+                    during: During::Clone,
+                    contract: "no-panic".into(),
+                    op: call.op,
+                    location: info.location,
+                    message: info.message,
+                    vars: Vec::new(),
+                });
             }
-            (op.invoke)(&mut args, render)
-        });
+        }
+        let outcome = run_captured(UserCode::call(call.op), || (op.invoke)(&mut args, render));
         for (operand, arg) in call.operands.iter().zip(args) {
             if let (Operand::Var(v), Arg::Subject(value)) = (operand, arg) {
                 values[*v as usize] = Some(Arc::new(value));
@@ -188,7 +312,9 @@ impl<T: Heap> Executor<'_, T> {
                 if self.misuse.iter().any(|m| m.is_match(&info.message)) {
                     return CallResult::Illegal;
                 }
-                return CallResult::Failed(Failure {
+                return CallResult::Failed(Broken {
+                    kind: FailureKind::Panic,
+                    during: During::Call,
                     contract: "no-panic".into(),
                     op: call.op,
                     location: info.location,
@@ -208,7 +334,7 @@ impl<T: Heap> Executor<'_, T> {
             Ok(Returned::Value { rendered, int }) => (int, rendered),
             Ok(Returned::Unit) => (None, None),
         };
-        match self.check(values, touched, call.op) {
+        match self.check(values, touched, call.op, index) {
             Some(failure) => CallResult::Failed(failure),
             None => CallResult::Ok { int, rendered },
         }
@@ -216,7 +342,7 @@ impl<T: Heap> Executor<'_, T> {
 
     /// Checks every contract on the touched values, the pairs and the
     /// triples of live values that include one; the first break wins.
-    fn check(&self, values: &Values<T>, touched: &[u32], op: u16) -> Option<Failure> {
+    fn check(&self, values: &Values<T>, touched: &[u32], op: u16, index: usize) -> Option<Broken> {
         if let Some(checked) = &self.checked {
             checked.borrow_mut().last.clear();
         }
@@ -241,6 +367,10 @@ impl<T: Heap> Executor<'_, T> {
             for &t in touched {
                 let print = checked.fingerprint(value(t));
                 checked.last.push((t, print));
+                if let Some((_, broken)) = self.poisoned.borrow().iter().find(|(p, _)| *p == print) {
+                    // Its checks killed an earlier attempt: not again.
+                    return Some(Broken { op, vars: vec![t], ..broken.clone() });
+                }
                 if checked.passed.contains(&print) {
                     known.push(t);
                 } else {
@@ -248,15 +378,22 @@ impl<T: Heap> Executor<'_, T> {
                 }
             }
         }
-        let failure = self.check_contracts(values, touched, &known, &live, op);
+        let prints = fresh.clone();
+        let failure = self.check_contracts(values, touched, &known, &live, op, index, &prints);
         if failure.is_none() {
             if let Some(checked) = &self.checked {
-                checked.borrow_mut().passed.extend(fresh.into_iter().map(|(_, print)| print));
+                let mut checked = checked.borrow_mut();
+                for (_, print) in fresh {
+                    if checked.passed.insert(print) {
+                        checked.new_passed.push(print);
+                    }
+                }
             }
         }
         failure
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn check_contracts(
         &self,
         values: &Values<T>,
@@ -264,14 +401,20 @@ impl<T: Heap> Executor<'_, T> {
         known: &[u32],
         live: &[u32],
         op: u16,
-    ) -> Option<Failure> {
+        index: usize,
+        prints: &[(u32, u128)],
+    ) -> Option<Broken> {
         let value = |v: u32| values[v as usize].as_deref().expect("live");
         let is_touched = |v: u32| touched.contains(&v);
-        for contract in self.contracts {
+        for (c, contract) in self.contracts.iter().enumerate() {
             let mut looking_at: ([u32; 3], usize) = ([0; 3], 0);
-            let verdict = run_captured(|| {
+            flight::position(self.address(index, Some(c)));
+            let verdict = run_captured(UserCode::new(During::Check, op), || {
                 for &t in touched.iter().filter(|t| !known.contains(t)) {
                     looking_at = ([t, 0, 0], 1);
+                    if let Some(&(_, print)) = prints.iter().find(|(v, _)| *v == t) {
+                        flight::set_print(print);
+                    }
                     contract.check_value(value(t))?;
                 }
                 for (i, &a) in live.iter().enumerate() {
@@ -296,31 +439,40 @@ impl<T: Heap> Executor<'_, T> {
                 }
                 Ok::<(), String>(())
             });
-            let (message, location) = match verdict {
+            let (kind, message, location) = match verdict {
                 Ok(Ok(())) => continue,
-                Ok(Err(message)) => (message, None),
+                Ok(Err(message)) => (FailureKind::Contract, message, None),
                 Err(Outcome::AssumeFailed(info) | Outcome::Panicked(info)) => {
-                    (format!("the check panicked: {}", info.message), info.location)
+                    (FailureKind::Panic, format!("the check panicked: {}", info.message), info.location)
                 }
             };
             let vars = looking_at.0[..looking_at.1].to_vec();
-            return Some(Failure { contract: contract.name().to_owned(), op, location, message, vars });
+            let contract = contract.name().to_owned();
+            return Some(Broken { kind, during: During::Check, contract, op, location, message, vars });
         }
         None
     }
 
     /// Whether every pair contract holds on `a` and `b` (a panic counts as a break).
-    pub fn pair_holds(&self, a: &T, b: &T) -> bool {
-        self.contracts.iter().all(|contract| matches!(run_captured(|| contract.check_pair(a, b)), Ok(Ok(()))))
+    pub fn pair_holds(&self, a: &T, b: &T, op: u16) -> bool {
+        self.contracts.iter().all(|contract| {
+            matches!(run_captured(UserCode::new(During::Check, op), || contract.check_pair(a, b)), Ok(Ok(())))
+        })
     }
 
-    /// Runs `program` from nothing, stopping at the first call that is not ok.
+    /// Runs `program` from nothing, stopping at the first call that is not
+    /// ok, or before a call that killed an earlier attempt (as a failure).
     pub fn replay(&self, program: &Program, render: bool) -> Replay {
         let mut values: Values<T> = Vec::new();
         let mut touched = Vec::new();
         let mut rendered = Vec::with_capacity(program.calls.len());
+        let names = if self.killed.is_empty() { Vec::new() } else { self.contract_names() };
         for (index, call) in program.calls.iter().enumerate() {
-            match self.call(&mut values, call, render, &mut touched) {
+            if let Some(killed) = self.killed_at(index) {
+                let broken = Broken::killed(killed, &names);
+                return Replay { stopped: Some((index, CallResult::Failed(broken))), rendered };
+            }
+            match self.call(&mut values, call, index, render, &mut touched) {
                 CallResult::Ok { rendered: r, .. } => rendered.push(r),
                 other => return Replay { stopped: Some((index, other)), rendered },
             }

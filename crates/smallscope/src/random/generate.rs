@@ -4,7 +4,6 @@
 
 use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap};
-use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -12,13 +11,34 @@ use rand::{RngExt, SeedableRng};
 use rand_xorshift::XorShiftRng;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::execute::{CallResult, Executor, Failure, GroupKey, Values};
+use super::execute::{Broken, CallResult, Executor, GroupKey, Values};
+use super::journal::{Delta, GroupState, Prints, SampledState, StoredComponent, Tally};
 use super::sequence::Sequence;
-use super::{IndexPruning, RandomConfig};
-use crate::api::{run_captured, Access, IntKind, Operation, OperationInfo, ParamKind, ReturnKind, StdTraitTable};
-use crate::beapi::Progress;
+use super::{IndexPruning, RandomConfig, Resume};
+use crate::api::{Access, IntKind, Operation, OperationInfo, ParamKind, ReturnKind, StdTraitTable};
+use crate::events::{Counts, During, Event, Failure, Input, Note, Progress, Sink, Stop, Witness};
 use crate::heap::Heap;
+use crate::runner::{run_captured, StopFlag, UserCode};
 use crate::sequence::{Call, Literal, Operand, Program};
+
+/// Addresses' `run` numbers: which part of a random run user code ran in.
+pub(super) mod stage {
+    /// Generation: the input is the sequence's number, the detail its call.
+    pub const GENERATE: u64 = 0;
+    /// Simplifying failures: the input counts replays.
+    pub const SIMPLIFY: u64 = 1;
+    /// Checking regression tests: the input counts replays.
+    pub const REGRESSION: u64 = 2;
+    /// Replaying two sequences whose values are equal (the input is the sequence's number).
+    pub const MEET: u64 = 3;
+    /// Replaying a failing sequence from scratch (the input is its number).
+    pub const REFILE: u64 = 4;
+    /// Rebuilding stored values when resuming (the input is the component).
+    pub const REBUILD: u64 = 5;
+}
+
+/// Sequences between two commits.
+pub(super) const COMMIT_EVERY: u64 = 16_384;
 
 /// Values of sequences up to this long are matched with equal ones: short
 /// sequences make most of the small values, and the matching stays cheap.
@@ -90,42 +110,37 @@ const BOOTSTRAP_COMBINATIONS: usize = 64;
 /// A stored legal sequence, its final values and which of them may be reused.
 pub(super) struct Component<T> {
     pub seq: Arc<Sequence>,
+    /// The components it starts with, by index.
+    parts: Vec<u32>,
     values: Values<T>,
     pub reusable: Vec<u32>,
 }
 
 /// The smallest failing sequence of one group so far.
+#[derive(Clone)]
 pub(super) struct Group {
     pub count: u64,
     /// Flattened and cut after the failing call.
     pub smallest: Program,
     /// Calls of the first failing sequence found in the group.
     pub first_calls: usize,
-    pub failure: Failure,
+    pub failure: Broken,
 }
 
-/// Counts of one run.
-#[derive(Debug, Default, Clone, Copy)]
-pub(super) struct Counts {
-    pub executed: u64,
-    pub illegal: u64,
-    pub redundant: u64,
-    pub legal: u64,
-    pub failing: u64,
-}
-
-/// Why the loop stopped.
-pub(super) enum Stop {
-    TimeLimit,
-    SequenceLimit,
-    Interrupted(String),
-    /// No operation could ever be assembled.
-    Stuck,
+/// Where a generator's events go and what steers it.
+pub(super) struct Outlet<'a> {
+    pub out: &'a mut dyn Sink,
+    pub stop: Option<&'a StopFlag>,
+    /// The run's command, for replay commands (`--sequences N` is added).
+    pub command: Option<String>,
+    pub seconds_before: f64,
 }
 
 pub(super) struct Generator<'a, T> {
     config: &'a RandomConfig,
-    exec: Executor<'a, T>,
+    pub exec: Executor<'a, T>,
+    outlet: Outlet<'a>,
+    started: Instant,
     traits: StdTraitTable<T>,
     rng: XorShiftRng,
     /// A second stream for sampling regression tests, so that their number
@@ -142,16 +157,21 @@ pub(super) struct Generator<'a, T> {
     regression_pool: BinaryHeap<Reverse<Sampled>>,
     /// Stored values ordered by `Ord`, to meet equal ones (when `T: Ord + PartialEq`).
     equal_index: Option<EqualIndex<T>>,
-    pub counts: Counts,
+    pub counts: Tally,
+    attempts_without_new: u32,
     constructors: Vec<u16>,
     /// The operations' signatures, for printing sequences.
     pub infos: Vec<OperationInfo>,
+    /// What was added since the last commit, for the journal.
+    added: Delta,
+    /// Components at the last commit.
+    committed_components: usize,
 }
 
 impl<'a, T: Heap> Generator<'a, T> {
     /// A generator running `exec`, which must be [`Executor::memoized`]:
     /// index pruning uses the fingerprints it takes.
-    pub fn new(config: &'a RandomConfig, exec: Executor<'a, T>, traits: StdTraitTable<T>) -> Self {
+    pub fn new(config: &'a RandomConfig, exec: Executor<'a, T>, traits: StdTraitTable<T>, outlet: Outlet<'a>) -> Self {
         assert!(exec.checked.is_some(), "the generator needs a memoized executor");
         let infos = exec.ops.iter().map(|op| op.info()).collect();
         let constructors =
@@ -159,6 +179,8 @@ impl<'a, T: Heap> Generator<'a, T> {
         Generator {
             config,
             exec,
+            outlet,
+            started: Instant::now(),
             traits,
             rng: XorShiftRng::seed_from_u64(config.seed),
             sample_rng: XorShiftRng::seed_from_u64(config.seed ^ 0x5EED_5A3F_1E00_0001),
@@ -175,57 +197,224 @@ impl<'a, T: Heap> Generator<'a, T> {
                 (Some(cmp), Some(_)) => Some(EqualIndex { cmp, keys: BTreeSet::new() }),
                 _ => None,
             },
-            counts: Counts::default(),
+            counts: Tally::default(),
+            attempts_without_new: 0,
             constructors,
             infos,
+            added: Delta::default(),
+            committed_components: 0,
         }
     }
 
-    /// Generates until a limit is reached or `progress` asks to stop.
-    pub fn run(&mut self, started: Instant, progress: &mut dyn Progress) -> Stop {
-        let time_limit = self.config.effective_time_limit();
-        self.bootstrap();
-        let mut attempts_without_new = 0u32;
-        let mut reported = 0;
+    pub fn seconds(&self) -> f64 {
+        self.outlet.seconds_before + self.started.elapsed().as_secs_f64()
+    }
+
+    pub fn emit(&mut self, event: Event) {
+        self.outlet.out.event(event);
+    }
+
+    /// The replay command of the run up to sequence `sequences`.
+    fn replay(&self, sequences: u64) -> Option<String> {
+        self.outlet.command.as_ref().map(|command| format!("{command} --sequences {sequences}"))
+    }
+
+    /// Generates until a limit is reached or the run is asked to stop. A
+    /// resumed generator carries on where its journal ends; a fresh one
+    /// seeds its component set first.
+    pub fn run(&mut self, resumed: bool) -> Stop {
+        let time_limit = self.config.effective_time_limit().map(|t| t.as_secs_f64());
+        if !resumed {
+            self.bootstrap();
+        }
+        let mut last_commit = self.counts.executed;
         loop {
-            // Each new group is told at once, so that nothing found is lost
-            // if a later call never returns.
-            while reported < self.groups.len() {
-                let group = &self.groups[reported];
-                let op = self.infos[usize::from(group.failure.op)].name;
-                progress.found(&format!(
-                    "{} after `{op}`: {}: {}",
-                    group.failure.contract,
-                    group.failure.message,
-                    group.smallest.to_text(&self.infos)
-                ));
-                reported += 1;
-            }
             if let Some(limit) = self.config.sequence_limit {
                 if self.counts.executed >= limit {
                     return Stop::SequenceLimit;
                 }
             }
-            if self.counts.executed % 256 == 0 || attempts_without_new > 0 {
-                if time_limit.is_some_and(|t| started.elapsed() >= t) {
+            if self.counts.executed.is_multiple_of(256) || self.attempts_without_new > 0 {
+                if time_limit.is_some_and(|t| self.seconds() >= t) {
                     return Stop::TimeLimit;
                 }
-                if self.counts.executed % 4096 == 0 {
-                    if let ControlFlow::Break(why) = progress.tick(self.counts.executed, self.groups.len()) {
-                        return Stop::Interrupted(why);
-                    }
+                if self.outlet.stop.is_some_and(StopFlag::is_set) {
+                    return Stop::Interrupted;
                 }
             }
             if self.step() {
-                attempts_without_new = 0;
+                self.attempts_without_new = 0;
+                if self.counts.executed.is_multiple_of(COMMIT_EVERY) && self.counts.executed != last_commit {
+                    last_commit = self.counts.executed;
+                    self.commit();
+                }
             } else {
-                attempts_without_new += 1;
+                self.attempts_without_new += 1;
                 // Every sequence the generator can assemble was made already.
-                if attempts_without_new >= 100_000 {
+                if self.attempts_without_new >= 100_000 {
                     return Stop::Stuck;
                 }
             }
         }
+    }
+
+    /// The counts so far, in the events' terms.
+    pub fn event_counts(&self) -> Counts {
+        Counts {
+            explored: self.counts.executed,
+            structures: self.components.len() as u64,
+            misuses: self.counts.illegal,
+            out_of_scope: 0,
+            redundant: self.counts.redundant,
+            failing: self.counts.failing,
+        }
+    }
+
+    pub fn group_counts(&self) -> Vec<u64> {
+        self.groups.iter().map(|g| g.count).collect()
+    }
+
+    /// Emits a resume point and commits it with what changed since the last.
+    fn commit(&mut self) {
+        let progress = Progress {
+            seconds: self.seconds(),
+            counts: self.event_counts(),
+            group_counts: self.group_counts(),
+            resume: crate::events::Resume::Random(Resume { sequences: self.counts.executed }),
+        };
+        self.emit(Event::Progress(progress));
+        let delta = self.take_delta();
+        let bytes = postcard::to_stdvec(&delta).expect("journal entries serialize");
+        self.outlet.out.commit(&bytes);
+    }
+
+    /// What changed since the last commit.
+    fn take_delta(&mut self) -> Delta {
+        let mut delta = std::mem::take(&mut self.added);
+        delta.counts = self.counts;
+        delta.rng = Some(self.rng.clone());
+        delta.sample_rng = Some(self.sample_rng.clone());
+        delta.attempts_without_new = self.attempts_without_new;
+        delta.clone_off = self.exec.clone.get().is_none();
+        delta.equal_index_off = self.equal_index.is_none();
+        delta.components = self.components[self.committed_components..]
+            .iter()
+            .map(|c| StoredComponent {
+                parts: c.parts.clone(),
+                calls: c.seq.own_calls().to_vec(),
+                reusable: c.reusable.clone(),
+            })
+            .collect();
+        self.committed_components = self.components.len();
+        if let Some(checked) = &self.exec.checked {
+            delta.passed = Prints::from(std::mem::take(&mut checked.borrow_mut().new_passed));
+        }
+        delta.groups = self
+            .groups
+            .iter()
+            .map(|g| GroupState {
+                count: g.count,
+                smallest: g.smallest.clone(),
+                first_calls: g.first_calls,
+                broken: g.failure.clone(),
+            })
+            .collect();
+        delta.sample = self
+            .regression_pool
+            .iter()
+            .map(|Reverse(s)| SampledState { key: s.key, serial: s.serial, program: s.seq.flatten() })
+            .collect();
+        delta
+    }
+
+    /// Restores the state a journal describes, then rebuilds the stored
+    /// values by running each stored sequence's own calls again.
+    pub fn restore(&mut self, journal: &[u8]) -> Result<(), String> {
+        let mut rest = journal;
+        let mut components: Vec<StoredComponent> = Vec::new();
+        let mut seen_equal: Vec<(u32, u32)> = Vec::new();
+        while !rest.is_empty() {
+            let (delta, tail): (Delta, &[u8]) =
+                postcard::take_from_bytes(rest).map_err(|e| format!("reading the journal: {e}"))?;
+            rest = tail;
+            self.counts = delta.counts;
+            if let Some(rng) = delta.rng {
+                self.rng = rng;
+            }
+            if let Some(rng) = delta.sample_rng {
+                self.sample_rng = rng;
+            }
+            self.attempts_without_new = delta.attempts_without_new;
+            if delta.clone_off {
+                self.exec.clone.set(None);
+            }
+            if delta.equal_index_off {
+                self.equal_index = None;
+            }
+            self.made.extend(delta.made.iter());
+            self.seen_heaps.extend(delta.seen_heaps.iter());
+            if let Some(checked) = &self.exec.checked {
+                checked.borrow_mut().passed.extend(delta.passed.iter());
+            }
+            for v in delta.ints {
+                if self.int_seen.insert(v) {
+                    self.ints.push(v);
+                }
+            }
+            components.extend(delta.components);
+            seen_equal.extend(delta.seen_equal);
+            self.groups = delta
+                .groups
+                .into_iter()
+                .map(|g| Group { count: g.count, smallest: g.smallest, first_calls: g.first_calls, failure: g.broken })
+                .collect();
+            self.regression_pool = delta
+                .sample
+                .into_iter()
+                .map(|s| Reverse(Sampled { key: s.key, serial: s.serial, seq: Arc::new(Sequence::new(Vec::new(), s.program.calls)) }))
+                .collect();
+        }
+        self.group_of = self.groups.iter().enumerate().map(|(i, g)| (g.failure.group_key(), i)).collect();
+        for (index, stored) in components.into_iter().enumerate() {
+            let parts: Vec<Arc<Sequence>> = stored.parts.iter().map(|&p| self.components[p as usize].seq.clone()).collect();
+            let seq = Arc::new(Sequence::new(parts, stored.calls));
+            let values = self.rebuild_values(index, &stored.parts, &seq)?;
+            if seq.len() <= MEET_EQUAL_MAX_CALLS {
+                for &v in &stored.reusable {
+                    self.index_equal(values[v as usize].clone().expect("a reusable value is live"), &seq);
+                }
+            }
+            self.components.push(Component { seq, parts: stored.parts, values, reusable: stored.reusable });
+        }
+        self.committed_components = self.components.len();
+        for (component, var) in seen_equal {
+            let value = self.components[component as usize].values[var as usize].clone();
+            if let (Some(value), Some(hash)) = (value, self.traits.hash) {
+                let _ = run_captured(UserCode::new(During::Check, 0), || {
+                    self.seen_equal.entry(hash(&value)).or_default().push(value.clone())
+                });
+            }
+        }
+        self.added = Delta::default();
+        Ok(())
+    }
+
+    /// The final values of stored component `index`, made again from its
+    /// parts' values (empty when values are not kept: no usable `Clone`).
+    fn rebuild_values(&mut self, index: usize, parts: &[u32], seq: &Sequence) -> Result<Values<T>, String> {
+        if self.exec.clone.get().is_none() {
+            return Ok(Vec::new());
+        }
+        let mut values: Values<T> =
+            parts.iter().flat_map(|&c| self.components[c as usize].values.iter().cloned()).collect();
+        self.exec.locate(stage::REBUILD, index as u64);
+        let mut touched = Vec::new();
+        for (i, call) in seq.own_calls().iter().enumerate() {
+            if !matches!(self.exec.call(&mut values, call, i, false, &mut touched), CallResult::Ok { .. }) {
+                return Err(format!("resuming: stored sequence {index} did not run as before: is the code deterministic?"));
+            }
+        }
+        Ok(values)
     }
 
     /// Seeds the component set with every sequence of a constructor and at
@@ -326,6 +515,7 @@ impl<'a, T: Heap> Generator<'a, T> {
             self.counts.redundant += 1;
             return false;
         }
+        self.added.made.push(seq.key());
         self.counts.executed += 1;
         self.execute(parts, seq);
         true
@@ -425,6 +615,7 @@ impl<'a, T: Heap> Generator<'a, T> {
 
     /// Runs the new calls of `seq` and files the result.
     fn execute(&mut self, parts: &[usize], seq: Arc<Sequence>) {
+        self.exec.locate(stage::GENERATE, self.counts.executed);
         let mut values: Values<T>;
         let mut touched = Vec::new();
         let mut all_touched: Vec<u32> = Vec::new();
@@ -434,7 +625,7 @@ impl<'a, T: Heap> Generator<'a, T> {
         let mut prints: Vec<(u32, u128)> = Vec::new();
         let new_calls = seq.own_calls();
         let replayed;
-        let calls: &[Call] = if self.exec.clone.is_some() {
+        let calls: &[Call] = if self.exec.clone.get().is_some() {
             // The fast path: start from the parts' stored final values.
             values = parts.iter().flat_map(|&c| self.components[c].values.iter().cloned()).collect();
             new_calls
@@ -445,8 +636,14 @@ impl<'a, T: Heap> Generator<'a, T> {
             &replayed.calls
         };
         let first_new = calls.len() - new_calls.len();
+        // The index of a call in the flattened sequence.
+        let skipped = seq.len() - calls.len();
         for (index, call) in calls.iter().enumerate() {
-            match self.exec.call(&mut values, call, false, &mut touched) {
+            if let Some(killed) = self.exec.killed_at(skipped + index) {
+                self.step_past(killed, &seq, skipped + index);
+                return;
+            }
+            match self.exec.call(&mut values, call, skipped + index, false, &mut touched) {
                 CallResult::Ok { int, .. } => {
                     if index >= first_new {
                         all_touched.extend_from_slice(&touched);
@@ -472,6 +669,7 @@ impl<'a, T: Heap> Generator<'a, T> {
         for v in returned_ints {
             if v.abs() <= self.config.large_int_limit && self.int_seen.insert(v) {
                 self.ints.push(v);
+                self.added.ints.push(v);
             }
         }
         if observes {
@@ -479,27 +677,51 @@ impl<'a, T: Heap> Generator<'a, T> {
         }
         all_touched.sort_unstable();
         all_touched.dedup();
+        let storable = seq.len() <= self.config.max_length;
         let reusable: Vec<u32> =
             all_touched.into_iter().filter(|&v| values.get(v as usize).is_some_and(|x| x.is_some())).collect();
         let reusable: Vec<u32> = reusable
             .into_iter()
             .filter(|&v| {
                 let print = prints.iter().rev().find(|(var, _)| *var == v).map(|&(_, p)| p);
-                self.is_new(&values, v, print.expect("a memoized executor fingerprints what it touches"))
+                self.is_new(&values, v, print.expect("a memoized executor fingerprints what it touches"), storable)
             })
             .collect();
-        if !reusable.is_empty() && seq.len() <= self.config.max_length {
+        if !reusable.is_empty() && storable {
             if seq.len() <= MEET_EQUAL_MAX_CALLS {
                 for &v in &reusable {
                     let value = values[v as usize].clone().expect("live");
                     self.meet_equal(value, &seq);
                 }
             }
-            if self.exec.clone.is_none() {
+            if self.exec.clone.get().is_none() {
                 values.clear();
             }
-            self.components.push(Component { seq, values, reusable });
+            let parts = parts.iter().map(|&c| c as u32).collect();
+            self.components.push(Component { seq, parts, values, reusable });
         }
+    }
+
+    /// Reports the input at call `index` of `seq`, which killed or hung an
+    /// earlier attempt, without running it; what it broke is not trusted again.
+    fn step_past(&mut self, killed: &crate::runner::Killed, seq: &Sequence, index: usize) {
+        self.counts.failing += 1;
+        let broken = Broken::killed(killed, &self.exec.contract_names());
+        match (killed.during, killed.print) {
+            (During::Clone, _) => {
+                self.exec.clone.set(None);
+                let text = format!(
+                    "`Clone` failed ({}): from here on every sequence is replayed from scratch",
+                    killed.kind.name()
+                );
+                self.emit(Event::Note(Note { text }));
+            }
+            (During::Check, Some(print)) => self.exec.poisoned.borrow_mut().push((print.0, broken.clone())),
+            _ => {}
+        }
+        let mut program = seq.flatten();
+        program.calls.truncate(index + 1);
+        self.file_program(broken, program);
     }
 
     /// Pairs a new value with an equal one made by another sequence, if
@@ -508,30 +730,14 @@ impl<'a, T: Heap> Generator<'a, T> {
     /// disagree. Equal values are found through `Ord`, which must agree with
     /// `==` (a contract of its own), not through `Hash`, which is under test.
     fn meet_equal(&mut self, value: Arc<T>, seq: &Arc<Sequence>) {
-        let Some(index) = &mut self.equal_index else { return };
-        let key = OrdKey { value: value.clone(), cmp: index.cmp, seq: seq.clone() };
-        // A panicking `cmp` is the ord contracts' business; here it only ends the matching.
-        let met = run_captured(|| match index.keys.get(&key) {
-            Some(old) => Some((old.value.clone(), old.seq.clone())),
-            None => {
-                index.keys.insert(key);
-                None
-            }
-        });
-        let (old_value, old_seq) = match met {
-            Ok(Some(old)) => old,
-            Ok(None) => return,
-            Err(_) => {
-                self.equal_index = None;
-                return;
-            }
-        };
-        if self.exec.pair_holds(&old_value, &value) {
+        let Some((old_value, old_seq)) = self.index_equal(value.clone(), seq) else { return };
+        if self.exec.pair_holds(&old_value, &value, 0) {
             return;
         }
         // Both sequences, one after the other: the replay finds the broken pair.
         let both = Sequence::new(vec![old_seq, seq.clone()], Vec::new());
         let mut program = both.flatten();
+        self.exec.locate(stage::MEET, self.counts.executed);
         if let Some((index, CallResult::Failed(failure))) = self.exec.replay(&program, false).stopped {
             program.calls.truncate(index + 1);
             self.counts.failing += 1;
@@ -539,9 +745,32 @@ impl<'a, T: Heap> Generator<'a, T> {
         }
     }
 
+    /// Adds `value` to the index of values by `Ord`, unless an equal one is
+    /// there: then that one is returned, with the sequence that made it.
+    fn index_equal(&mut self, value: Arc<T>, seq: &Arc<Sequence>) -> Option<(Arc<T>, Arc<Sequence>)> {
+        let index = self.equal_index.as_mut()?;
+        let key = OrdKey { value, cmp: index.cmp, seq: seq.clone() };
+        // A panicking `cmp` is the ord contracts' business; here it only ends the matching.
+        let met = run_captured(UserCode::new(During::Check, 0), || match index.keys.get(&key) {
+            Some(old) => Some((old.value.clone(), old.seq.clone())),
+            None => {
+                index.keys.insert(key);
+                None
+            }
+        });
+        match met {
+            Ok(met) => met,
+            Err(_) => {
+                self.equal_index = None;
+                None
+            }
+        }
+    }
+
     /// Index pruning (§7.4): whether the value of `var` was not seen before.
-    /// `print` is the fingerprint of its canonical form.
-    fn is_new(&mut self, values: &Values<T>, var: u32, print: u128) -> bool {
+    /// `print` is the fingerprint of its canonical form. A value is
+    /// remembered only if its sequence is `storable` (kept for reuse).
+    fn is_new(&mut self, values: &Values<T>, var: u32, print: u128, storable: bool) -> bool {
         let value = values[var as usize].as_ref().expect("live");
         let equality = match (self.traits.hash, self.traits.partial_eq) {
             (Some(hash), Some(eq)) if self.config.index_pruning == IndexPruning::Equality => Some((hash, eq)),
@@ -552,26 +781,39 @@ impl<'a, T: Heap> Generator<'a, T> {
             (_, Some((hash, eq))) => {
                 // A panicking `hash` or `==` is the contracts' business: reuse the value.
                 let seen_equal = &mut self.seen_equal;
-                run_captured(|| {
+                let new = run_captured(UserCode::new(During::Check, 0), || {
                     let bucket = seen_equal.entry(hash(value)).or_default();
                     if bucket.iter().any(|seen| eq(seen, value)) {
                         false
                     } else {
-                        bucket.push(value.clone());
+                        if storable {
+                            bucket.push(value.clone());
+                        }
                         true
                     }
                 })
-                .unwrap_or(true)
+                .unwrap_or(true);
+                if new && storable {
+                    self.added.seen_equal.push((self.components.len() as u32, var));
+                }
+                new
             }
-            _ => self.seen_heaps.insert(print),
+            _ => {
+                let new = self.seen_heaps.insert(print);
+                if new {
+                    self.added.seen_heaps.push(print);
+                }
+                new
+            }
         }
     }
 
     /// Files a failure under its group. The fast path checks contracts only
     /// after the new calls, so a replay from scratch says which call failed
     /// first: that is the failure a generated test reproduces.
-    fn file_failure(&mut self, failure: Failure, seq: Arc<Sequence>) {
+    fn file_failure(&mut self, failure: Broken, seq: Arc<Sequence>) {
         let mut program = seq.flatten();
+        self.exec.locate(stage::REFILE, self.counts.executed);
         let failure = match self.exec.replay(&program, false).stopped {
             Some((index, CallResult::Failed(replayed))) => {
                 program.calls.truncate(index + 1);
@@ -582,7 +824,7 @@ impl<'a, T: Heap> Generator<'a, T> {
         self.file_program(failure, program);
     }
 
-    fn file_program(&mut self, failure: Failure, program: Program) {
+    fn file_program(&mut self, failure: Broken, program: Program) {
         let key = failure.group_key();
         match self.group_of.get(&key) {
             Some(&g) => {
@@ -594,8 +836,11 @@ impl<'a, T: Heap> Generator<'a, T> {
                 }
             }
             None => {
-                self.group_of.insert(key.clone(), self.groups.len());
+                let group = self.groups.len();
+                self.group_of.insert(key, group);
+                let event = failure_event(group as u32, &failure, &program, 1, &self.infos, self.replay(self.counts.executed));
                 self.groups.push(Group { count: 1, first_calls: program.calls.len(), smallest: program, failure });
+                self.emit(Event::Failure(event));
             }
         }
     }
@@ -625,5 +870,30 @@ impl<'a, T: Heap> Generator<'a, T> {
         let mut sample: Vec<&Sampled> = self.regression_pool.iter().map(|Reverse(s)| s).collect();
         sample.sort_by_key(|s| s.serial);
         sample.into_iter().map(|s| s.seq.clone()).collect()
+    }
+}
+
+/// A failure group as an event: `broken` with `program` as its witness.
+pub(super) fn failure_event(
+    group: u32,
+    broken: &Broken,
+    program: &Program,
+    count: u64,
+    infos: &[OperationInfo],
+    replay: Option<String>,
+) -> Failure {
+    Failure {
+        group,
+        kind: broken.kind,
+        during: broken.during,
+        operation: infos.get(usize::from(broken.op)).map(|op| op.name.clone()),
+        contract: Some(broken.contract.clone()),
+        message: broken.message.clone(),
+        location: broken.location.clone(),
+        count,
+        witness: Witness { text: program.to_text(infos), calls: program.len(), input: Input::Program(program.clone()) },
+        replay,
+        shrink: None,
+        assertion: Vec::new(),
     }
 }

@@ -46,6 +46,7 @@ mod config;
 mod contract;
 mod execute;
 mod generate;
+mod journal;
 mod registry;
 mod regression;
 mod report;
@@ -55,27 +56,30 @@ mod std_ops;
 
 pub use config::{IndexPruning, RandomConfig, DEFAULT_TIME_LIMIT};
 pub use contract::{assert_contract, std_contracts, Contract};
-pub use execute::{Failure, GroupKey};
+pub use execute::{Broken, GroupKey};
 pub use registry::{registered_contracts, ContractRegistration};
-pub use report::{FailureGroup, RandomReport, RegressionTest};
+pub use report::{witness_program, RandomReport, RegressionTest, Resume};
 pub use sequence::Sequence;
 
 use std::marker::PhantomData;
-use std::time::Instant;
+use std::sync::Arc;
+use std::time::Duration;
 
 use regex::Regex;
 
 use crate::api::{Operation, StdTraits, Subject};
-use crate::beapi::{Progress, Silent};
+use crate::events::{Configuration, Engine, Event, RunFinished, RunStarted, Shrink, Sink, SCHEMA_VERSION};
+use crate::runner::{Job, Observer, RunError, Start, DEFAULT_CALL_TIMEOUT};
 use crate::ConfigError;
 use execute::Executor;
-use generate::{Generator, Stop};
+use generate::{failure_event, stage, Generator, Outlet};
 use simplify::Simplifier;
 
 /// A random run on subject `T`, configured builder-style.
 pub struct Random<T: Subject + StdTraits> {
     config: RandomConfig,
     contracts: Vec<Box<dyn Contract<T>>>,
+    call_timeout: Option<Duration>,
     subject: PhantomData<fn() -> T>,
 }
 
@@ -94,7 +98,7 @@ impl<T: Subject + StdTraits> Random<T> {
     pub fn with_config(config: RandomConfig) -> Self {
         let mut contracts = std_contracts::<T>();
         contracts.extend(registered_contracts::<T>());
-        Random { config, contracts, subject: PhantomData }
+        Random { config, contracts, call_timeout: Some(DEFAULT_CALL_TIMEOUT), subject: PhantomData }
     }
 
     pub fn seed(mut self, seed: u64) -> Self {
@@ -102,7 +106,7 @@ impl<T: Subject + StdTraits> Random<T> {
         self
     }
 
-    pub fn time_limit(mut self, limit: std::time::Duration) -> Self {
+    pub fn time_limit(mut self, limit: Duration) -> Self {
         self.config.time_limit = Some(limit);
         self
     }
@@ -119,15 +123,61 @@ impl<T: Subject + StdTraits> Random<T> {
         self
     }
 
+    /// A call into the subject's code that runs longer than `timeout` is a
+    /// `hang` failure, and the run goes on past it (default 10 s; `None`
+    /// lets calls run forever).
+    pub fn call_timeout(mut self, timeout: Option<Duration>) -> Self {
+        self.call_timeout = timeout;
+        self
+    }
+
     pub fn config(&self) -> &RandomConfig {
         &self.config
     }
 
-    pub fn run(self) -> Result<RandomReport, ConfigError> {
-        self.run_with_progress(&mut Silent)
+    /// Runs on a thread of its own, watched for calls that do not return;
+    /// see [`crate::runner`] for what it survives.
+    pub fn run(self) -> Result<RandomReport, RunError> {
+        self.run_observed(&mut ())
     }
 
-    pub fn run_with_progress(self, progress: &mut dyn Progress) -> Result<RandomReport, ConfigError> {
+    /// [`Random::run`], telling `observer` each commit as it comes.
+    pub fn run_observed(self, observer: &mut dyn Observer) -> Result<RandomReport, RunError> {
+        self.config.validate()?;
+        let job = RandomJob::<T> {
+            config: self.config,
+            contracts: self.contracts,
+            name: std::any::type_name::<T>().to_owned(),
+            command: None,
+            subject: PhantomData,
+        };
+        crate::runner::run_in_thread(Arc::new(job) as Arc<dyn Job<Fold = _>>, self.call_timeout, observer)
+    }
+}
+
+/// A random run as a [`Job`]: generation, then simplification of the
+/// failures and the regression tests.
+pub struct RandomJob<T> {
+    config: RandomConfig,
+    contracts: Vec<Box<dyn Contract<T>>>,
+    name: String,
+    command: Option<String>,
+    subject: PhantomData<fn() -> T>,
+}
+
+impl<T: Subject + StdTraits> RandomJob<T> {
+    /// A run with the standard and the registered contracts.
+    pub fn new(config: RandomConfig, name: String, command: Option<String>) -> Self {
+        let mut contracts = std_contracts::<T>();
+        contracts.extend(registered_contracts::<T>());
+        RandomJob { config, contracts, name, command, subject: PhantomData }
+    }
+}
+
+impl<T: Subject + StdTraits> Job for RandomJob<T> {
+    type Fold = RandomReport;
+
+    fn run(&self, start: Start<'_, RandomReport>, out: &mut dyn Sink) -> Result<(), ConfigError> {
         let config = &self.config;
         config.validate()?;
         let mut ops: Vec<Operation<T>> = T::operations();
@@ -142,80 +192,92 @@ impl<T: Subject + StdTraits> Random<T> {
             .map(|p| Regex::new(p).map_err(|e| ConfigError::BadPattern { pattern: p.clone(), reason: e.to_string() }))
             .collect::<Result<Vec<_>, _>>()?;
         let traits = T::std_traits();
-        let exec = Executor::new(&ops, &self.contracts, &misuse, traits.clone);
-        let started = Instant::now();
-        let mut generator = Generator::new(config, exec.memoized(), traits);
-        let stop = generator.run(started, progress);
-        let seconds = started.elapsed().as_secs_f64();
-        progress.message(&format!("simplifying {} failure groups", generator.groups.len()));
-        let replacements = simplify::replacement_set(&generator.components);
-        let mut simplest_ints = config.ints.clone();
-        simplest_ints.sort_by_key(|&v| (v.abs(), v < 0));
-
-        let failure_groups = generator
-            .groups
-            .iter()
-            .map(|group| {
-                let original = group.smallest.clone();
-                let before = original.calls.len();
-                let program = if config.simplify {
-                    let simplifier = Simplifier {
-                        exec: &exec,
-                        target: group.failure.group_key(),
-                        replacements: &replacements,
-                        ints: &simplest_ints,
-                    };
-                    simplifier.simplify(original)
-                } else {
-                    simplify::renumber(original)
-                };
-                let replay = exec.replay(&program, false);
-                let failure = replay.failure().cloned().unwrap_or_else(|| group.failure.clone());
-                let contract = self.contracts.iter().find(|c| c.name() == failure.contract);
-                let names: Vec<String> = failure.vars.iter().map(|v| format!("s{v}")).collect();
-                let names: Vec<&str> = names.iter().map(String::as_str).collect();
-                let assertion = match contract {
-                    Some(contract) if !names.is_empty() => contract.assertion(&names),
-                    _ => Vec::new(),
-                };
-                FailureGroup {
-                    contract: failure.contract.clone(),
-                    operation: ops[usize::from(failure.op)].name.to_owned(),
-                    location: failure.location.clone(),
-                    message: failure.message.clone(),
-                    count: group.count,
-                    first_calls: group.first_calls,
-                    calls_before: before,
-                    calls_after: program.calls.len(),
-                    sequence: program.to_text(&generator.infos),
-                    assertion,
-                    program,
+        let exec = Executor::new(&ops, &self.contracts, &misuse, traits.clone, start.killed);
+        let resumed = start.resume.filter(|report| !report.run.is_empty());
+        let outlet = Outlet {
+            out,
+            stop: Some(start.stop),
+            command: self.command.clone(),
+            seconds_before: resumed.map_or(0.0, |r| r.seconds),
+        };
+        let mut generator = Generator::new(config, exec.memoized(), traits, outlet);
+        match resumed {
+            Some(report) => {
+                generator.restore(start.journal).map_err(ConfigError::Invalid)?;
+                let at = report.resume.as_ref().map_or(0, |r| r.sequences);
+                if generator.counts.executed != at {
+                    return Err(ConfigError::Invalid(format!(
+                        "resuming: the journal ends at sequence {} but the events at {at}",
+                        generator.counts.executed
+                    )));
                 }
-            })
-            .collect();
-        let regression_tests = regression::regression_tests(&generator, &exec);
-        let counts = generator.counts;
-        Ok(RandomReport {
-            subject: std::any::type_name::<T>().to_owned(),
-            engine: "random",
-            seed: config.seed,
-            sequences: counts.executed,
-            illegal: counts.illegal,
-            redundant: counts.redundant,
-            legal: counts.legal,
-            stored: generator.components.len(),
-            failure_groups,
-            regression_tests,
-            seconds,
-            sequences_per_second: counts.executed as f64 / seconds.max(1e-9),
-            stopped_by: match stop {
-                Stop::TimeLimit => "time limit".into(),
-                Stop::SequenceLimit => "sequence limit".into(),
-                Stop::Stuck => "stuck: every sequence it could assemble was made already".into(),
-                Stop::Interrupted(why) => why,
-            },
-            contracts: self.contracts.iter().map(|c| c.name().to_owned()).collect(),
-            operations: generator.infos.clone(),
-        })
+            }
+            None => {
+                let configuration = Configuration::Random(config.clone());
+                generator.emit(Event::RunStarted(RunStarted {
+                    schema: SCHEMA_VERSION,
+                    run: RunStarted::run_id(Engine::Random, &self.name, &configuration, Some(config.seed)),
+                    engine: Engine::Random,
+                    subject: self.name.clone(),
+                    type_name: std::any::type_name::<T>().to_owned(),
+                    configuration,
+                    seed: Some(config.seed),
+                    command: self.command.clone(),
+                    operations: generator.infos.clone(),
+                    fields: Vec::new(),
+                    contracts: self.contracts.iter().map(|c| c.name().to_owned()).collect(),
+                }));
+            }
+        }
+        let stop = generator.run(resumed.is_some());
+        let seconds = generator.seconds();
+        self.simplify_failures(&mut generator, &exec);
+        for test in regression::regression_tests(&generator, &exec) {
+            generator.emit(Event::RegressionTest(test));
+        }
+        let finished =
+            RunFinished { stop, seconds, counts: generator.event_counts(), group_counts: generator.group_counts() };
+        generator.emit(Event::RunFinished(finished));
+        Ok(())
+    }
+}
+
+impl<T: Subject + StdTraits> RandomJob<T> {
+    /// Simplifies each group's smallest witness (§6.1) and reports the
+    /// group again with it.
+    fn simplify_failures(&self, generator: &mut Generator<'_, T>, exec: &Executor<'_, T>) {
+        let replacements = simplify::replacement_set(&generator.components);
+        let mut simplest_ints = self.config.ints.clone();
+        simplest_ints.sort_by_key(|&v| (v.abs(), v < 0));
+        for (index, group) in generator.groups.clone().into_iter().enumerate() {
+            let original = group.smallest.clone();
+            let before = original.calls.len();
+            let program = if self.config.simplify && !group.failure.kind.kills_the_process() {
+                let simplifier = Simplifier {
+                    exec,
+                    target: group.failure.group_key(),
+                    replacements: &replacements,
+                    ints: &simplest_ints,
+                };
+                simplifier.simplify(original)
+            } else {
+                simplify::renumber(original)
+            };
+            exec.locate_next(stage::SIMPLIFY);
+            let replay = exec.replay(&program, false);
+            let broken = replay.failure().cloned().unwrap_or_else(|| group.failure.clone());
+            let contract = self.contracts.iter().find(|c| c.name() == broken.contract);
+            let names: Vec<String> = broken.vars.iter().map(|v| format!("s{v}")).collect();
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            let assertion = match contract {
+                Some(contract) if !names.is_empty() => contract.assertion(&names),
+                _ => Vec::new(),
+            };
+            let mut event = failure_event(index as u32, &broken, &program, group.count, &generator.infos, None);
+            event.replay = self.command.as_ref().map(|c| format!("{c} --sequences {}", generator.counts.executed));
+            event.shrink = Some(Shrink { first: group.first_calls, smallest: before, simplified: program.calls.len() });
+            event.assertion = assertion;
+            generator.emit(Event::Failure(event));
+        }
     }
 }

@@ -4,7 +4,7 @@
 use regex::Regex;
 
 use super::execute::Executor;
-use super::generate::Generator;
+use super::generate::{stage, Generator};
 use super::{simplify, RegressionTest};
 use crate::api::{Access, Operation, ParamKind, ReturnKind};
 use crate::sequence::{Call, Operand, Program};
@@ -60,6 +60,7 @@ pub(super) fn regression_tests<T: crate::heap::Heap>(
         let mut program = simplify::renumber(seq.flatten());
         let generated = program.calls.len();
         observe_final_state(&mut program, ops, &observers);
+        exec.locate_next(stage::REGRESSION);
         let first = exec.replay(&program, true);
         if first.stopped.is_some() {
             continue; // not deterministic enough to be a test
@@ -67,6 +68,7 @@ pub(super) fn regression_tests<T: crate::heap::Heap>(
         let mut observations: Vec<Option<String>> =
             first.rendered.into_iter().map(|r| r.filter(|text| !address.is_match(text))).collect();
         for _ in 1..EXECUTIONS {
+            exec.locate_next(stage::REGRESSION);
             let again = exec.replay(&program, true);
             if again.stopped.is_some() {
                 observations.clear();

@@ -1,67 +1,124 @@
-//! What a random run reports: its counts, failure groups and regression tests.
+//! What a random run reports, folded from its events: counts, failure
+//! groups and regression tests.
 
+use super::RandomConfig;
 use crate::api::OperationInfo;
+use crate::events::{Configuration, Counts, Event, Failure, Fold, Input, Stop};
 use crate::sequence::Program;
 
-/// One failure group: a broken contract after one operation, with the
-/// smallest failing sequence found, simplified.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct FailureGroup {
-    pub contract: String,
-    pub operation: String,
-    /// Where it panicked, for panics.
-    pub location: Option<String>,
-    pub message: String,
-    /// Failing sequences found in this group.
-    pub count: u64,
-    /// Calls of the first failing sequence found in this group.
-    pub first_calls: usize,
-    /// Calls of the smallest failing sequence, before and after simplification.
-    pub calls_before: usize,
-    pub calls_after: usize,
-    /// The simplified sequence as one line, e.g. `s0 = new(); s0.add(1)`.
-    pub sequence: String,
-    /// Rust statements that fail on the final values (empty for a panic).
-    pub assertion: Vec<String>,
-    #[serde(skip)]
-    pub program: Program,
-}
-
 /// A legal sequence and what its calls returned, to be checked again later.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RegressionTest {
     pub sequence: String,
     /// Per call, the `Debug` rendering of its result when it is a value that
-    /// renders the same in two executions.
+    /// renders the same in every execution.
     pub observations: Vec<Option<String>>,
     /// How many of the last calls are observers added to check the final state.
     pub final_observers: usize,
-    #[serde(skip)]
     pub program: Program,
 }
 
+/// Where a random run is at a commit; the rest is in its journal.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Resume {
+    /// New sequences executed.
+    pub sequences: u64,
+}
+
 /// What a random run did and found.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, Default, serde::Serialize)]
 pub struct RandomReport {
+    /// The run's id.
+    pub run: String,
+    /// The subject's registered name.
+    pub name: String,
     /// The subject's Rust type.
     pub subject: String,
-    pub engine: &'static str,
     pub seed: u64,
+    #[serde(skip)]
+    pub config: Option<RandomConfig>,
     /// New sequences executed.
     pub sequences: u64,
     /// Executed sequences that misused the API.
     pub illegal: u64,
     /// Assembled sequences dropped unexecuted, made before.
     pub redundant: u64,
+    /// Executed sequences that neither misused the API nor failed.
     pub legal: u64,
     /// Sequences kept in the component set for reuse.
-    pub stored: usize,
-    pub failure_groups: Vec<FailureGroup>,
+    pub stored: u64,
+    pub failure_groups: Vec<Failure>,
     pub regression_tests: Vec<RegressionTest>,
     pub seconds: f64,
-    pub sequences_per_second: f64,
-    /// `time limit`, `sequence limit`, `stuck` or why it was interrupted.
-    pub stopped_by: String,
+    /// Why it stopped; `None` while it runs.
+    pub stop: Option<Stop>,
     pub contracts: Vec<String>,
     pub operations: Vec<OperationInfo>,
+    pub notes: Vec<String>,
+    /// Where the run was at its last commit.
+    #[serde(skip)]
+    pub resume: Option<Resume>,
+}
+
+impl RandomReport {
+    /// New sequences executed per second.
+    pub fn sequences_per_second(&self) -> f64 {
+        self.sequences as f64 / self.seconds.max(1e-9)
+    }
+
+    fn take_counts(&mut self, counts: &Counts, groups: &[u64], seconds: f64) {
+        self.sequences = counts.explored;
+        self.illegal = counts.misuses;
+        self.redundant = counts.redundant;
+        self.legal = counts.explored.saturating_sub(counts.misuses + counts.failing);
+        self.stored = counts.structures;
+        self.seconds = seconds;
+        for (group, count) in self.failure_groups.iter_mut().zip(groups) {
+            group.count = *count;
+        }
+    }
+}
+
+impl Fold for RandomReport {
+    fn apply(&mut self, event: Event) {
+        match event {
+            Event::RunStarted(started) => {
+                self.run = started.run;
+                self.name = started.subject;
+                self.subject = started.type_name;
+                self.seed = started.seed.unwrap_or(0);
+                self.operations = started.operations;
+                self.contracts = started.contracts;
+                if let Configuration::Random(config) = started.configuration {
+                    self.config = Some(config);
+                }
+            }
+            Event::Failure(failure) => match self.failure_groups.get_mut(failure.group as usize) {
+                Some(known) => *known = failure,
+                None => self.failure_groups.push(failure),
+            },
+            Event::Progress(progress) => {
+                self.take_counts(&progress.counts, &progress.group_counts, progress.seconds);
+                if let crate::events::Resume::Random(resume) = progress.resume {
+                    self.resume = Some(resume);
+                }
+            }
+            Event::RegressionTest(test) => self.regression_tests.push(test),
+            Event::Note(note) => self.notes.push(note.text),
+            Event::RunFinished(finished) => {
+                self.take_counts(&finished.counts, &finished.group_counts, finished.seconds);
+                self.stop = Some(finished.stop);
+            }
+            Event::Structure(_) | Event::Level(_) | Event::Difference(_) => {}
+        }
+    }
+}
+
+/// The straight-line program of a random failure's witness.
+pub fn witness_program(failure: &Failure) -> &Program {
+    static EMPTY: Program = Program { calls: Vec::new(), result: None };
+    match &failure.witness.input {
+        Input::Program(program) => program,
+        _ => &EMPTY,
+    }
 }

@@ -58,6 +58,7 @@ impl<T: crate::heap::Heap> Simplifier<'_, T> {
 
     /// `program`, cut after its failing call, if it still fails the same way.
     fn keeps_failure(&self, mut program: Program) -> Option<Program> {
+        self.exec.locate_next(super::generate::stage::SIMPLIFY);
         let replay = self.exec.replay(&program, false);
         let (index, _) = replay.stopped.as_ref()?;
         let failure = replay.failure()?;

@@ -1,4 +1,5 @@
-//! Running user code: panics are caught, silenced and classified.
+//! Running user code: panics are caught, silenced and classified, and the
+//! flight recorder says what runs.
 //!
 //! A panic hook installed once records each panic's message and location in
 //! a thread-local while smallscope is running user code, and prints nothing;
@@ -6,11 +7,12 @@
 
 use std::cell::{Cell, RefCell};
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Mutex, Once};
+use std::sync::Once;
+
+use super::flight::{self, UserCode};
 
 /// A panic caught while running user code.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PanicInfo {
     pub message: String,
     /// `file:line:column` where it panicked.
@@ -74,35 +76,15 @@ fn install_hook() {
     });
 }
 
-/// Calls into user code started so far, and whether one is running: a
-/// watchdog thread reads them to tell a call that never returns.
-static CALLS_STARTED: AtomicU64 = AtomicU64::new(0);
-static IN_CALL: AtomicBool = AtomicBool::new(false);
-static OPERATION: Mutex<&'static str> = Mutex::new("");
-
-/// Names the operation the following calls run, for [`call_watch`].
-pub fn set_current_operation(name: &'static str) {
-    *OPERATION.lock().unwrap_or_else(|e| e.into_inner()) = name;
-}
-
-/// A snapshot of user-code calls: how many started, whether one is running,
-/// and the operation last named. Sampled twice a while apart, an unchanged
-/// count with a call running means that call has not returned since.
-pub fn call_watch() -> (u64, bool, &'static str) {
-    let operation = *OPERATION.lock().unwrap_or_else(|e| e.into_inner());
-    (CALLS_STARTED.load(Ordering::Relaxed), IN_CALL.load(Ordering::Relaxed), operation)
-}
-
-/// Runs `f`, turning a panic into an [`Outcome`] without printing anything.
-pub fn run_captured<R>(f: impl FnOnce() -> R) -> Result<R, Outcome> {
+/// Runs the user code `f`, turning a panic into an [`Outcome`] without
+/// printing anything; `code` says what it is, for the flight recorder.
+#[inline]
+pub fn run_captured<R>(code: UserCode, f: impl FnOnce() -> R) -> Result<R, Outcome> {
     install_hook();
     let was = CAPTURING.with(|c| c.replace(true));
-    // Plain load and store, not a locked add: a lost update from another
-    // thread still changes the count, which is all a watchdog reads.
-    CALLS_STARTED.store(CALLS_STARTED.load(Ordering::Relaxed).wrapping_add(1), Ordering::Relaxed);
-    IN_CALL.store(true, Ordering::Relaxed);
+    let state = flight::enter(code);
     let result = panic::catch_unwind(AssertUnwindSafe(f));
-    IN_CALL.store(false, Ordering::Relaxed);
+    flight::exit(state);
     CAPTURING.with(|c| c.set(was));
     result.map_err(|payload| {
         let recorded = LAST_PANIC.with(|last| last.borrow_mut().take());
@@ -122,4 +104,10 @@ pub fn run_captured<R>(f: impl FnOnce() -> R) -> Result<R, Outcome> {
             Outcome::Panicked(info)
         }
     })
+}
+
+/// Drops `value`, which runs the user's `Drop`, catching a panic in it.
+#[inline]
+pub fn drop_captured<T>(code: UserCode, value: T) -> Result<(), Outcome> {
+    run_captured(code, move || drop(value))
 }

@@ -1,0 +1,581 @@
+//! The finding vocabulary: one versioned, typed event stream for every engine.
+//!
+//! An engine does not return a report; it hands [`Event`]s to a [`Sink`] as
+//! it goes: [`RunStarted`] once, then a [`StructureFound`] per structure it
+//! keeps, a [`Failure`] per new failure group, [`LevelStats`] and
+//! [`Progress`] along the way, and [`RunFinished`] at the end. A report (a
+//! [`BeapiReport`](crate::beapi::BeapiReport), a random run's
+//! [`RandomReport`](crate::random::RandomReport)) is a fold over the stream.
+//! The same stream crosses a process boundary unchanged, as NDJSON, and is
+//! what `--out DIR` stores as `events.ndjson`:
+//!
+//! ```text
+//! {"event":"run_started","schema":1,"engine":"beapi","subject":"bst",...}
+//! {"event":"structure","index":0,"level":1,"fingerprint":"7f3a..","rebuild":{"step":{..}}}
+//! {"event":"failure","group":0,"kind":"panic","during":"call","operation":"add",...}
+//! {"event":"run_finished","stop":"complete","seconds":1.72,"counts":{..}}
+//! ```
+//!
+//! Every [`Progress`] event is a point the run can be resumed from: it carries
+//! the engine's own position ([`Resume`]), and the events before it are all a
+//! resumed run needs besides the engine's journal (see [`Sink::commit`]).
+//!
+//! [`SCHEMA_VERSION`] changes when a field changes meaning or goes away;
+//! added fields and events do not change it.
+
+use std::io::{BufRead, Write};
+
+use crate::api::OperationInfo;
+use crate::sequence::{Output, Program, Step, StepArg};
+
+/// The version of the event schema, in every [`RunStarted`].
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// One thing an engine reports.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    RunStarted(RunStarted),
+    Structure(StructureFound),
+    Failure(Failure),
+    Level(LevelStats),
+    Progress(Progress),
+    Note(Note),
+    /// A legal sequence of a random run and what its calls returned.
+    RegressionTest(crate::random::RegressionTest),
+    /// A structure in one set of a comparison and not the other.
+    Difference(crate::compare::Difference),
+    RunFinished(RunFinished),
+}
+
+/// Which engine made a stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Engine {
+    Beapi,
+    Korat,
+    Random,
+    Compare,
+}
+
+impl Engine {
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Beapi => "beapi",
+            Engine::Korat => "korat",
+            Engine::Random => "random",
+            Engine::Compare => "compare",
+        }
+    }
+}
+
+/// An engine's settings, as it ran with them.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Configuration {
+    Beapi(crate::beapi::BeapiConfig),
+    Korat(crate::korat::KoratSettings),
+    Random(crate::random::RandomConfig),
+    Compare(crate::compare::CompareSettings),
+}
+
+/// What was run: the first event of every stream.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct RunStarted {
+    /// [`SCHEMA_VERSION`] of the stream.
+    pub schema: u32,
+    /// A hash of the engine, subject and configuration: two runs of the same
+    /// job have the same id, so files of one run are recognised as such.
+    pub run: String,
+    pub engine: Engine,
+    /// The subject's registered name.
+    pub subject: String,
+    /// The subject's Rust type (for Korat, the model's).
+    pub type_name: String,
+    pub configuration: Configuration,
+    /// The random seed, for engines that use one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// The command that reproduces the run, when it came from one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    /// The API, in declaration order: steps and programs refer to it by index.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub operations: Vec<OperationInfo>,
+    /// Korat: the name of each field of a candidate, as `Class#object.field`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fields: Vec<String>,
+    /// Random testing: the contracts checked after every call.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub contracts: Vec<String>,
+}
+
+impl RunStarted {
+    /// The run id of a job: a hash of what determines its outputs.
+    pub fn run_id(engine: Engine, subject: &str, configuration: &Configuration, seed: Option<u64>) -> String {
+        let key = serde_json::to_string(&(SCHEMA_VERSION, engine, subject, configuration, seed))
+            .expect("configurations serialize");
+        format!("{:016x}", xxhash_rust::xxh3::xxh3_64(key.as_bytes()))
+    }
+}
+
+/// A 128-bit fingerprint of a canonical form, written as 32 hex digits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Fingerprint(pub u128);
+
+impl serde::Serialize for Fingerprint {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&format!("{:032x}", self.0))
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Fingerprint {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        u128::from_str_radix(&text, 16).map(Fingerprint).map_err(serde::de::Error::custom)
+    }
+}
+
+/// A structure an engine kept.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct StructureFound {
+    /// Its place in the stream's structures, from 0.
+    pub index: u64,
+    /// BEAPI: the level (sequence length in BFS rounds) at which it was made.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<u32>,
+    /// The fingerprint of its canonical form.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fingerprint: Option<Fingerprint>,
+    /// Its canonical text, when the run records it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub canonical: Option<String>,
+    pub rebuild: Rebuild,
+}
+
+/// How to make a structure again.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rebuild {
+    /// The last call of its shortest sequence; structure arguments are
+    /// earlier structures of the stream, by index.
+    Step(Step),
+    /// A Korat candidate: each field's value (a reference as the object's
+    /// index), `null` for a null reference or value.
+    Candidate(Vec<Option<i64>>),
+}
+
+/// How an input failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FailureKind {
+    /// User code panicked.
+    Panic,
+    /// `rep_ok` returned false.
+    RepOkFalse,
+    /// A contract check found a broken law.
+    Contract,
+    /// User code overflowed its stack.
+    StackOverflow,
+    /// User code aborted the process.
+    Abort,
+    /// User code exited the process.
+    Exit,
+    /// Memory passed the limit during user code.
+    OutOfMemory,
+    /// User code did not return within the call timeout.
+    Hang,
+    /// The process died another way (a signal).
+    Crash,
+}
+
+impl FailureKind {
+    /// The kebab-case name used in outputs.
+    pub fn name(self) -> &'static str {
+        match self {
+            FailureKind::Panic => "panic",
+            FailureKind::RepOkFalse => "rep-ok-false",
+            FailureKind::Contract => "contract",
+            FailureKind::StackOverflow => "stack-overflow",
+            FailureKind::Abort => "abort",
+            FailureKind::Exit => "exit",
+            FailureKind::OutOfMemory => "out-of-memory",
+            FailureKind::Hang => "hang",
+            FailureKind::Crash => "crash",
+        }
+    }
+
+    /// Whether the failure ends the process running the user code (so only a
+    /// supervisor outside it can report it).
+    pub fn kills_the_process(self) -> bool {
+        !matches!(self, FailureKind::Panic | FailureKind::RepOkFalse | FailureKind::Contract)
+    }
+}
+
+impl std::fmt::Display for FailureKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Which user code was running when an input failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum During {
+    /// An operation of the API.
+    Call,
+    /// The subject's `Clone`.
+    Clone,
+    /// The subject's `Drop`.
+    Drop,
+    /// The invariant.
+    RepOk,
+    /// Korat+'s equivalence class.
+    EqClass,
+    /// A contract check (random testing).
+    Check,
+    /// A comparison's conversion of a candidate into a value.
+    Convert,
+}
+
+impl During {
+    pub fn name(self) -> &'static str {
+        match self {
+            During::Call => "call",
+            During::Clone => "clone",
+            During::Drop => "drop",
+            During::RepOk => "rep-ok",
+            During::EqClass => "eq-class",
+            During::Check => "check",
+            During::Convert => "convert",
+        }
+    }
+
+    /// A code for the in-flight record (see [`crate::runner::flight`]).
+    pub(crate) fn code(self) -> u64 {
+        self as u64
+    }
+
+    pub(crate) fn from_code(code: u64) -> During {
+        [
+            During::Call,
+            During::Clone,
+            During::Drop,
+            During::RepOk,
+            During::EqClass,
+            During::Check,
+            During::Convert,
+        ]
+        .get(code as usize)
+        .copied()
+        .unwrap_or(During::Call)
+    }
+}
+
+/// A failure group: inputs that fail the same way, with the smallest witness.
+///
+/// One type for every engine. An engine reports a group when it first finds
+/// it; it may report the same `group` again with a smaller witness (random
+/// testing simplifies its witnesses at the end), and the last report wins.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Failure {
+    /// The group's number in the stream, from 0.
+    pub group: u32,
+    pub kind: FailureKind,
+    pub during: During,
+    /// The operation the failing input ended with (the call that panicked,
+    /// or after which a check failed), when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operation: Option<String>,
+    /// The broken contract (random testing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contract: Option<String>,
+    pub message: String,
+    /// `file:line:column` of a panic.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<String>,
+    /// Failing inputs found in this group so far.
+    pub count: u64,
+    pub witness: Witness,
+    /// The command that reproduces the failure, when the run came from one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replay: Option<String>,
+    /// Random testing: sizes of the witness as first found, smallest found and simplified.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shrink: Option<Shrink>,
+    /// Rust statements that fail on the witness's final values (random
+    /// testing; empty for panics).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub assertion: Vec<String>,
+}
+
+impl Failure {
+    /// The BFS level of a BEAPI witness call.
+    pub fn level(&self) -> Option<u32> {
+        match self.witness.input {
+            Input::Call { level, .. } => Some(level),
+            _ => None,
+        }
+    }
+
+    /// `panic in `add`: index out of bounds at src/x.rs:3:5`: one line.
+    pub fn describe(&self) -> String {
+        let what = match (&self.contract, self.kind) {
+            (Some(contract), FailureKind::Contract) => contract.clone(),
+            _ => self.kind.name().to_owned(),
+        };
+        let place = match (self.during, &self.operation) {
+            (During::Call, Some(op)) => format!(" in `{op}`"),
+            (During::Check | During::RepOk, Some(op)) => {
+                format!(" in {} after `{op}`", if self.during == During::RepOk { "rep_ok" } else { "a check" })
+            }
+            (During::Clone, _) => " in `Clone`".to_owned(),
+            (During::Drop, _) => " in `Drop`".to_owned(),
+            (During::RepOk, None) => " in rep_ok".to_owned(),
+            (During::EqClass, _) => " in eq_class".to_owned(),
+            (During::Convert, _) => " converting a candidate".to_owned(),
+            (During::Call | During::Check, None) => String::new(),
+        };
+        let location = self.location.as_deref().map(|l| format!(" at {l}")).unwrap_or_default();
+        let message = self.message.lines().next().unwrap_or("");
+        format!("{what}{place}: {message}{location}")
+    }
+}
+
+/// How far a witness was shrunk (random testing), in calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Shrink {
+    pub first: usize,
+    pub smallest: usize,
+    pub simplified: usize,
+}
+
+/// The input that shows a failure.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Witness {
+    /// The input on one line: `s0 = new(); s0.add(1)`, or a candidate's fields.
+    pub text: String,
+    /// Calls in it (0 for a candidate).
+    pub calls: usize,
+    pub input: Input,
+}
+
+/// A witness input, in the form its engine rebuilds it from.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Input {
+    /// BEAPI: a call at `level` on earlier structures (by index) and
+    /// literals; `output` names the value that broke, if one did.
+    Call { level: u32, op: u16, args: Vec<StepArg>, output: Option<Output> },
+    /// BEAPI: a structure itself, whose `Clone` or `Drop` failed.
+    Structure { index: u64 },
+    /// Straight-line calls (random testing).
+    Program(Program),
+    /// A Korat candidate's field values, as in [`Rebuild::Candidate`].
+    Candidate(Vec<Option<i64>>),
+}
+
+/// Counts for one BEAPI level (sequence length).
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct LevelStats {
+    pub level: u32,
+    /// Structures first made at this level.
+    pub structures: usize,
+    /// Sequences executed at this level.
+    pub explored: u64,
+    pub seconds: f64,
+}
+
+/// Counts of a run so far. Each engine fills the counts that apply to it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Counts {
+    /// Inputs tried: sequences executed (BEAPI, random), candidates (Korat).
+    pub explored: u64,
+    /// Structures kept: new structures (BEAPI), valid candidates (Korat),
+    /// sequences stored for reuse (random).
+    pub structures: u64,
+    /// Inputs dropped as API misuse.
+    #[serde(default)]
+    pub misuses: u64,
+    /// BEAPI: sequences dropped because a structure passed the scope.
+    #[serde(default)]
+    pub out_of_scope: u64,
+    /// Random: assembled sequences dropped unexecuted, made before.
+    #[serde(default)]
+    pub redundant: u64,
+    /// Failing inputs, over all groups.
+    #[serde(default)]
+    pub failing: u64,
+}
+
+/// A point the run can be resumed from, with the counts there.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Progress {
+    /// Seconds since the run started, resumed runs included.
+    pub seconds: f64,
+    pub counts: Counts,
+    /// Failing inputs per failure group, by group number.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub group_counts: Vec<u64>,
+    /// Where the engine is.
+    pub resume: Resume,
+}
+
+/// An engine's position, enough (with the events before it and its
+/// journal) to carry on from there.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Resume {
+    Beapi(crate::beapi::Resume),
+    Korat(crate::korat::Resume),
+    Random(crate::random::Resume),
+}
+
+/// Something the user should know about the run.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Note {
+    pub text: String,
+}
+
+/// Why a run stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Stop {
+    /// The engine did all it was asked to.
+    Complete,
+    TimeLimit,
+    /// Random: the requested number of sequences ran.
+    SequenceLimit,
+    MemoryLimit,
+    /// A signal (Ctrl-C, SIGTERM) or the caller stopped it.
+    Interrupted,
+    /// Random: every sequence it could assemble was made already.
+    Stuck,
+}
+
+impl Stop {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Stop::Complete => "complete",
+            Stop::TimeLimit => "time limit",
+            Stop::SequenceLimit => "sequence limit",
+            Stop::MemoryLimit => "memory limit",
+            Stop::Interrupted => "interrupted",
+            Stop::Stuck => "stuck: every sequence it could assemble was made already",
+        }
+    }
+
+    /// Whether the run did not finish what it was asked (a level or a
+    /// search is incomplete).
+    pub fn is_early(self) -> bool {
+        matches!(self, Stop::TimeLimit | Stop::MemoryLimit | Stop::Interrupted)
+    }
+}
+
+/// The last event of a stream.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct RunFinished {
+    pub stop: Stop,
+    /// Seconds the engine ran, resumed runs included.
+    pub seconds: f64,
+    pub counts: Counts,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub group_counts: Vec<u64>,
+}
+
+/// Where an engine sends its events.
+pub trait Sink {
+    fn event(&mut self, event: Event);
+
+    /// Everything sent so far is final, and the last [`Progress`] sent is a
+    /// point to resume from. `journal` is appended to the engine's journal:
+    /// state it needs to resume that the events do not hold (random testing;
+    /// empty for the other engines).
+    fn commit(&mut self, _journal: &[u8]) {}
+}
+
+impl Sink for Vec<Event> {
+    fn event(&mut self, event: Event) {
+        self.push(event);
+    }
+}
+
+/// A report built from events, and what a run resumes from.
+pub trait Fold: Default {
+    fn apply(&mut self, event: Event);
+}
+
+/// Writes one event as a line of NDJSON.
+pub fn write_ndjson(event: &Event, out: &mut dyn Write) -> std::io::Result<()> {
+    serde_json::to_writer(&mut *out, event)?;
+    out.write_all(b"\n")
+}
+
+/// Reads NDJSON events; a line that does not parse is an error naming its number.
+pub fn read_ndjson(input: impl BufRead) -> impl Iterator<Item = Result<Event, String>> {
+    input.lines().enumerate().filter(|(_, line)| !line.as_ref().is_ok_and(|l| l.trim().is_empty())).map(
+        |(number, line)| {
+            let line = line.map_err(|e| format!("line {}: {e}", number + 1))?;
+            serde_json::from_str(&line).map_err(|e| format!("line {}: {e}", number + 1))
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sequence::Literal;
+
+    #[test]
+    fn events_round_trip_through_ndjson() {
+        let events = vec![
+            Event::Structure(StructureFound {
+                index: 3,
+                level: Some(2),
+                fingerprint: Some(Fingerprint(u128::MAX - 5)),
+                canonical: Some("S#0{x: 1}".into()),
+                rebuild: Rebuild::Step(Step {
+                    op: 1,
+                    args: vec![StepArg::Structure(0), StepArg::Literal(Literal::Str("a".into()))],
+                    output: Output::Param(0),
+                }),
+            }),
+            Event::Failure(Failure {
+                group: 0,
+                kind: FailureKind::StackOverflow,
+                during: During::Clone,
+                operation: Some("add".into()),
+                contract: None,
+                message: "thread overflowed its stack".into(),
+                location: None,
+                count: 1,
+                witness: Witness {
+                    text: "s0 = new()".into(),
+                    calls: 1,
+                    input: Input::Candidate(vec![Some(1), None, Some(-3)]),
+                },
+                replay: None,
+                shrink: None,
+                assertion: Vec::new(),
+            }),
+            Event::Note(Note { text: "a note".into() }),
+        ];
+        let mut bytes = Vec::new();
+        for event in &events {
+            write_ndjson(event, &mut bytes).unwrap();
+        }
+        let text = String::from_utf8(bytes.clone()).unwrap();
+        assert!(text.starts_with("{\"event\":\"structure\""), "{text}");
+        assert!(text.contains("\"kind\":\"stack-overflow\""), "{text}");
+        let back: Vec<Event> = read_ndjson(&bytes[..]).collect::<Result<_, _>>().unwrap();
+        assert_eq!(back, events);
+        // A one-character string stays a string, not a char.
+        assert!(text.contains("{\"str\":\"a\"}"), "{text}");
+    }
+
+    #[test]
+    fn a_bad_line_is_named() {
+        let error = read_ndjson(&b"{\"event\":\"note\",\"text\":\"x\"}\n{oops\n"[..]).nth(1).unwrap().unwrap_err();
+        assert!(error.starts_with("line 2:"), "{error}");
+    }
+}

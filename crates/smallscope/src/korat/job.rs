@@ -1,0 +1,308 @@
+//! A Korat search as a [`Job`]: its events, a commit after each part, and
+//! the report they fold into.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::search::{CandidateFailure, Invariants, PartedSearch, SearchOptions};
+use super::space::{SlotDomain, Space};
+use super::NULL_VALUE;
+use crate::events::{
+    Configuration, Counts, Engine, Event, Failure, FailureKind, Fold, Input, Progress, Rebuild, RunFinished,
+    RunStarted, Sink, Stop, StructureFound, Witness, SCHEMA_VERSION,
+};
+use crate::runner::{Job, Start};
+use crate::ConfigError;
+
+/// A Korat run's settings.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct KoratSettings {
+    /// The bound `n` of the model's finitization.
+    pub scope: u32,
+    /// Threads (0: every core). Not part of the run's identity: every
+    /// thread count gives the same result.
+    #[serde(skip)]
+    pub threads: usize,
+    /// Korat+: prune on `eq_class` when the invariants define it.
+    pub prune_eq_classes: bool,
+    /// Report each valid candidate as a structure.
+    pub record: bool,
+}
+
+/// Where a Korat run is at a commit.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Resume {
+    /// Parts reported, in order, and in all.
+    pub parts_done: u64,
+    pub parts: u64,
+    /// A Korat+ skip carried into the next part: fields and their values.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skip: Option<Vec<(u32, u32)>>,
+    /// Equivalence classes first covered since the commit before.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub classes: Vec<u64>,
+}
+
+/// What a Korat run found, folded from its events.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct KoratReport {
+    pub run: String,
+    /// The registered name.
+    pub name: String,
+    /// The model's Rust type.
+    pub model: String,
+    #[serde(skip)]
+    pub settings: Option<KoratSettings>,
+    /// Field names, as `Class#object.field`.
+    pub fields: Vec<String>,
+    /// Candidates on which `rep_ok` held.
+    pub found: u64,
+    /// Candidates `rep_ok` was run on.
+    pub explored: u64,
+    pub seconds: f64,
+    /// Equivalence classes covered (Korat+).
+    pub classes: BTreeSet<u64>,
+    /// The valid candidates, when the run reports them.
+    pub structures: Vec<Vec<Option<i64>>>,
+    pub failures: Vec<Failure>,
+    pub stop: Option<Stop>,
+    #[serde(skip)]
+    pub resume: Option<Resume>,
+}
+
+impl KoratReport {
+    fn take_counts(&mut self, counts: &Counts, groups: &[u64], seconds: f64) {
+        self.found = counts.structures;
+        self.explored = counts.explored;
+        self.seconds = seconds;
+        for (failure, count) in self.failures.iter_mut().zip(groups) {
+            failure.count = *count;
+        }
+    }
+}
+
+impl Fold for KoratReport {
+    fn apply(&mut self, event: Event) {
+        match event {
+            Event::RunStarted(started) => {
+                self.run = started.run;
+                self.name = started.subject;
+                self.model = started.type_name;
+                self.fields = started.fields;
+                if let Configuration::Korat(settings) = started.configuration {
+                    self.settings = Some(settings);
+                }
+            }
+            Event::Structure(found) => {
+                if let Rebuild::Candidate(values) = found.rebuild {
+                    self.structures.push(values);
+                }
+            }
+            Event::Failure(failure) => match self.failures.get_mut(failure.group as usize) {
+                Some(known) => *known = failure,
+                None => self.failures.push(failure),
+            },
+            Event::Progress(progress) => {
+                self.take_counts(&progress.counts, &progress.group_counts, progress.seconds);
+                if let crate::events::Resume::Korat(resume) = progress.resume {
+                    self.classes.extend(resume.classes.iter().copied());
+                    self.resume = Some(resume);
+                }
+            }
+            Event::RunFinished(finished) => {
+                self.take_counts(&finished.counts, &finished.group_counts, finished.seconds);
+                self.stop = Some(finished.stop);
+            }
+            Event::Level(_) | Event::Note(_) | Event::RegressionTest(_) | Event::Difference(_) => {}
+        }
+    }
+}
+
+/// A Korat search over a laid-out space.
+pub struct KoratJob {
+    name: String,
+    space: Arc<Space>,
+    invariants: Arc<dyn Invariants + Send + Sync>,
+    settings: KoratSettings,
+    command: Option<String>,
+}
+
+impl KoratJob {
+    pub fn new(
+        name: String,
+        space: Arc<Space>,
+        invariants: Arc<dyn Invariants + Send + Sync>,
+        settings: KoratSettings,
+        command: Option<String>,
+    ) -> Self {
+        KoratJob { name, space, invariants, settings, command }
+    }
+
+    /// A candidate's fields as values: a reference as its object's index,
+    /// `None` for null.
+    fn decode(&self, values: &[u32]) -> Vec<Option<i64>> {
+        self.space
+            .slots
+            .iter()
+            .zip(values)
+            .map(|(domain, &index)| match domain {
+                SlotDomain::Values(domain) => Some(domain[index as usize]).filter(|&v| v != NULL_VALUE),
+                SlotDomain::Ref { .. } => domain.object(index).map(i64::from),
+            })
+            .collect()
+    }
+
+    fn witness(&self, values: &[u32]) -> Witness {
+        let decoded = self.decode(values);
+        let text = decoded
+            .iter()
+            .enumerate()
+            .map(|(slot, value)| {
+                let value = value.map_or("null".to_owned(), |v| v.to_string());
+                format!("{} = {value}", self.space.slot_name(slot))
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        Witness { text, calls: 0, input: Input::Candidate(decoded) }
+    }
+}
+
+/// What Korat failures are grouped by.
+type GroupKey = (FailureKind, crate::events::During, String, Option<String>);
+
+impl Job for KoratJob {
+    type Fold = KoratReport;
+
+    fn run(&self, start: Start<'_, KoratReport>, out: &mut dyn Sink) -> Result<(), ConfigError> {
+        let started = Instant::now();
+        let resumed = start.resume.filter(|report| !report.run.is_empty());
+        let mut counts = Counts::default();
+        let mut groups: Vec<(GroupKey, u64)> = Vec::new();
+        let (mut parts_done, mut skip, mut seconds_before, mut structures) = (0, None, 0.0, 0u64);
+        match resumed {
+            Some(report) => {
+                counts.explored = report.explored;
+                counts.structures = report.found;
+                counts.failing = report.failures.iter().map(|f| f.count).sum();
+                groups = report
+                    .failures
+                    .iter()
+                    .map(|f| ((f.kind, f.during, f.message.clone(), f.location.clone()), f.count))
+                    .collect();
+                let resume = report.resume.clone().unwrap_or_default();
+                parts_done = resume.parts_done as usize;
+                skip = resume.skip;
+                seconds_before = report.seconds;
+                structures = report.structures.len() as u64;
+            }
+            None => {
+                let configuration = Configuration::Korat(self.settings.clone());
+                out.event(Event::RunStarted(RunStarted {
+                    schema: SCHEMA_VERSION,
+                    run: RunStarted::run_id(Engine::Korat, &self.name, &configuration, None),
+                    engine: Engine::Korat,
+                    subject: self.name.clone(),
+                    type_name: self.space.classes.first().map_or(String::new(), |c| c.name.to_owned()),
+                    configuration,
+                    seed: None,
+                    command: self.command.clone(),
+                    operations: Vec::new(),
+                    fields: (0..self.space.slots.len()).map(|slot| self.space.slot_name(slot)).collect(),
+                    contracts: Vec::new(),
+                }));
+            }
+        }
+        let classes_before: BTreeSet<u64> = resumed.map(|r| r.classes.clone()).unwrap_or_default();
+        let mut classes = classes_before;
+        let search = PartedSearch {
+            space: self.space.clone(),
+            invariants: &*self.invariants,
+            options: SearchOptions { prune_eq_classes: self.settings.prune_eq_classes },
+            threads: self.settings.threads,
+            killed: start.killed,
+            parts_done,
+            skip,
+            stop: Some(start.stop),
+        };
+        let record = self.settings.record;
+        let seconds = |started: &Instant| seconds_before + started.elapsed().as_secs_f64();
+        let mut all_parts = None;
+        search.run(&|candidate| record.then(|| candidate.values().to_vec()), &mut |report| {
+            let mut new_classes = Vec::new();
+            if let Some(outcome) = report.outcome {
+                counts.explored += outcome.stats.explored;
+                counts.structures += outcome.stats.found;
+                for class in outcome.stats.classes {
+                    if classes.insert(class) {
+                        new_classes.push(class);
+                    }
+                }
+                for values in outcome.found.into_iter().flatten() {
+                    out.event(Event::Structure(StructureFound {
+                        index: structures,
+                        level: None,
+                        fingerprint: None,
+                        canonical: None,
+                        rebuild: Rebuild::Candidate(self.decode(&values)),
+                    }));
+                    structures += 1;
+                }
+                for failure in outcome.failures {
+                    counts.failing += 1;
+                    self.file(failure, &mut groups, out);
+                }
+            }
+            parts_done = report.index + 1;
+            all_parts = Some(report.parts);
+            let resume = super::Resume {
+                parts_done: parts_done as u64,
+                parts: report.parts as u64,
+                skip: report.skip,
+                classes: new_classes,
+            };
+            out.event(Event::Progress(Progress {
+                seconds: seconds(&started),
+                counts: counts.clone(),
+                group_counts: groups.iter().map(|(_, c)| *c).collect(),
+                resume: crate::events::Resume::Korat(resume),
+            }));
+            out.commit(&[]);
+        });
+        let complete = all_parts.is_none_or(|parts| parts_done >= parts);
+        let stop = if complete { Stop::Complete } else { Stop::Interrupted };
+        out.event(Event::RunFinished(RunFinished {
+            stop,
+            seconds: seconds(&started),
+            counts,
+            group_counts: groups.iter().map(|(_, c)| *c).collect(),
+        }));
+        Ok(())
+    }
+}
+
+impl KoratJob {
+    /// Counts a failing candidate in its group, reporting a new group.
+    fn file(&self, failure: CandidateFailure, groups: &mut Vec<(GroupKey, u64)>, out: &mut dyn Sink) {
+        let key = (failure.kind, failure.during, failure.message.clone(), failure.location.clone());
+        if let Some((_, count)) = groups.iter_mut().find(|(k, _)| *k == key) {
+            *count += 1;
+            return;
+        }
+        out.event(Event::Failure(Failure {
+            group: groups.len() as u32,
+            kind: failure.kind,
+            during: failure.during,
+            operation: None,
+            contract: None,
+            message: failure.message,
+            location: failure.location,
+            count: 1,
+            witness: self.witness(&failure.values),
+            replay: self.command.clone(),
+            shrink: None,
+            assertion: Vec::new(),
+        }));
+        groups.push((key, 1));
+    }
+}

@@ -1,0 +1,33 @@
+//! How engines run user code, and survive it.
+//!
+//! User code has bugs: that is why it is being tested. This layer sits
+//! between the engines and the user's code:
+//!
+//! - [`run_captured`] runs one piece of user code (a method, `Clone`, `Drop`,
+//!   `rep_ok`), turns a panic into an [`Outcome`], and tells the
+//!   [`flight`] recorder what runs;
+//! - a [`Job`] is an engine run that can be started again from its last
+//!   commit, stepping past the inputs that killed or hung an earlier attempt
+//!   ([`Killed`]);
+//! - a [`Supervisor`] runs attempts of a job, folds the events they commit,
+//!   watches for calls that do not return, and restarts the job past them.
+//!
+//! In library mode (`Beapi::run`, `Random::run`, `korat::run`) an attempt is
+//! a thread of this process: a hung call is survived (the thread is left
+//! behind and the job goes on in a new one), but a stack overflow, an abort or
+//! a runaway allocation ends the process, as it would end any test. The
+//! command line runs each attempt in a worker process (`smallscope_cli`),
+//! where every one of these is a finding.
+
+mod capture;
+pub mod flight;
+mod killed;
+mod supervise;
+
+pub use capture::{assume_failed, drop_captured, run_captured, Outcome, PanicInfo};
+pub use flight::{Address, Flight, UserCode};
+pub use killed::Killed;
+pub use supervise::{
+    run_in_thread, Attempt, Batch, Control, Death, Ending, Job, Next, Observer, RunError, Start, StopFlag, Supervisor,
+    DEFAULT_CALL_TIMEOUT, USER_CODE_STACK,
+};

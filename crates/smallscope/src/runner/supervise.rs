@@ -1,0 +1,421 @@
+//! [`Supervisor`]: runs attempts of a [`Job`] until one finishes, restarting
+//! it past every input that killed or hung the one before.
+//!
+//! An attempt sends its events in batches, one per commit, so everything the
+//! supervisor has folded is final: when an attempt dies, the next one starts
+//! from that fold, with the [`Killed`] inputs to report and step past.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::flight::Flight;
+use super::killed::Killed;
+use crate::events::{Event, FailureKind, Fold, Sink};
+use crate::ConfigError;
+
+/// How long one call into user code may run before it counts as a hang.
+pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Asks a running job to stop early, keeping what it found.
+#[derive(Debug, Clone, Default)]
+pub struct StopFlag(Arc<AtomicBool>);
+
+impl StopFlag {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A flag that reads `flag` (set, for instance, by a signal handler).
+    pub fn shared(flag: Arc<AtomicBool>) -> Self {
+        StopFlag(flag)
+    }
+
+    pub fn stop(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    pub fn is_set(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// What a job is given each time it starts.
+pub struct Start<'a, F> {
+    /// The committed state of an earlier attempt to carry on from.
+    pub resume: Option<&'a F>,
+    /// The engine's journal up to that commit.
+    pub journal: &'a [u8],
+    /// Inputs that killed or hung an earlier attempt: report them when
+    /// reached, and do not run them.
+    pub killed: &'a [Killed],
+    pub stop: &'a StopFlag,
+}
+
+impl<F> Clone for Start<'_, F> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<F> Copy for Start<'_, F> {}
+
+/// An engine run that can be started again from its last commit.
+pub trait Job: Send + Sync + 'static {
+    /// What its events fold into: its report, and what it resumes from.
+    type Fold: Fold + Clone + Send + 'static;
+    fn run(&self, start: Start<'_, Self::Fold>, sink: &mut dyn Sink) -> Result<(), ConfigError>;
+}
+
+/// The events of one commit.
+#[derive(Debug, Default)]
+pub struct Batch {
+    pub events: Vec<Event>,
+    pub journal: Vec<u8>,
+}
+
+/// How an attempt went when asked.
+pub enum Next {
+    Batch(Batch),
+    /// Nothing new yet.
+    Idle,
+    /// The job returned.
+    Finished(Result<(), ConfigError>),
+    /// The process running it died.
+    Died(Death),
+}
+
+/// How an attempt died.
+#[derive(Debug, Clone)]
+pub struct Death {
+    pub kind: FailureKind,
+    pub message: String,
+    /// The flight slot of the thread that caused it, when known.
+    pub culprit: Option<usize>,
+}
+
+/// One run of a job: a thread, or a worker process.
+pub trait Attempt {
+    /// The next commit, or how the attempt ended; waits at most `wait`.
+    fn next(&mut self, wait: Duration) -> Next;
+    fn flight(&self) -> &Flight;
+    /// Asks the job to stop early and finish.
+    fn interrupt(&mut self);
+    /// Gives up at once: a process is killed, a thread left behind.
+    fn abandon(&mut self);
+}
+
+/// What the supervisor should do next, as its observer sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Control {
+    Continue,
+    /// Ask the job to stop early and finish (a first Ctrl-C).
+    Interrupt,
+    /// Stop at once, keeping only what is committed (a second Ctrl-C).
+    Abandon,
+}
+
+/// Hears what a supervised run does.
+pub trait Observer {
+    /// A commit, before it is folded.
+    fn batch(&mut self, _batch: &Batch) {}
+    /// An attempt died on `killed`; the next starts past it.
+    fn killed(&mut self, _killed: &Killed) {}
+    /// Called between batches, at least every `poll` interval.
+    fn poll(&mut self) -> Control {
+        Control::Continue
+    }
+}
+
+impl Observer for () {}
+
+/// How a supervised run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// The job returned.
+    Finished,
+    /// Stopped at once: only the committed events are folded.
+    Abandoned,
+}
+
+/// Why a run could not start or go on.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error("starting a worker: {0}")]
+    Launch(String),
+    #[error("the worker died outside the code under test ({0}); this is a smallscope bug, please report it")]
+    OutsideUserCode(String),
+    #[error("the input at {address:?} brought the worker down again ({kind}) after it was stepped past: {message}")]
+    Again { address: super::Address, kind: FailureKind, message: String },
+    #[error("stopped after {0} restarts: the code under test keeps killing the worker")]
+    TooManyRestarts(u32),
+}
+
+/// Runs attempts of a job, folding what they commit.
+pub struct Supervisor<F> {
+    /// The committed events, folded.
+    pub fold: F,
+    /// The committed journal.
+    pub journal: Vec<u8>,
+    /// Whether anything was committed (so an attempt resumes).
+    pub committed: bool,
+    pub killed: Vec<Killed>,
+    /// `None`: calls may run forever.
+    pub call_timeout: Option<Duration>,
+    pub max_restarts: u32,
+    pub restarts: u32,
+}
+
+impl<F: Fold> Supervisor<F> {
+    pub fn new(call_timeout: Option<Duration>) -> Self {
+        Supervisor {
+            fold: F::default(),
+            journal: Vec::new(),
+            committed: false,
+            killed: Vec::new(),
+            call_timeout,
+            max_restarts: 1000,
+            restarts: 0,
+        }
+    }
+
+    /// Starts `launch`ed attempts until one finishes.
+    pub fn run(
+        &mut self,
+        launch: &mut dyn FnMut(&Self) -> Result<Box<dyn Attempt>, RunError>,
+        observer: &mut dyn Observer,
+    ) -> Result<Ending, RunError> {
+        loop {
+            let mut attempt = launch(self)?;
+            let mut watch = HangWatch::new(self.call_timeout);
+            let killed = loop {
+                match observer.poll() {
+                    Control::Continue => {}
+                    Control::Interrupt => attempt.interrupt(),
+                    Control::Abandon => {
+                        attempt.abandon();
+                        return Ok(Ending::Abandoned);
+                    }
+                }
+                match attempt.next(watch.poll_interval()) {
+                    Next::Batch(batch) => {
+                        observer.batch(&batch);
+                        self.committed = true;
+                        self.journal.extend_from_slice(&batch.journal);
+                        for event in batch.events {
+                            self.fold.apply(event);
+                        }
+                    }
+                    Next::Idle => {}
+                    Next::Finished(result) => return result.map(|()| Ending::Finished).map_err(Into::into),
+                    Next::Died(death) => break self.blame(attempt.flight(), death)?,
+                }
+                if let Some(slot) = watch.hung(attempt.flight()) {
+                    attempt.abandon();
+                    let seconds = self.call_timeout.map_or(0.0, |t| t.as_secs_f64());
+                    let death = Death {
+                        kind: FailureKind::Hang,
+                        message: format!("did not return within {seconds} s (the call timeout)"),
+                        culprit: Some(slot),
+                    };
+                    break self.blame(attempt.flight(), death)?;
+                }
+            };
+            observer.killed(&killed);
+            self.killed.push(killed);
+            self.restarts += 1;
+            if self.restarts > self.max_restarts {
+                return Err(RunError::TooManyRestarts(self.max_restarts));
+            }
+        }
+    }
+
+    /// The input a death is blamed on: the culprit's, or the one thread in
+    /// user code.
+    fn blame(&self, flight: &Flight, death: Death) -> Result<Killed, RunError> {
+        let claimed = flight.claimed();
+        let slot = match death.culprit {
+            Some(slot) => Some(flight.snapshot(slot)),
+            None => {
+                let mut in_code = claimed.into_iter().filter(|s| s.in_user_code);
+                match (in_code.next(), in_code.next()) {
+                    (Some(only), None) => Some(only),
+                    _ => None,
+                }
+            }
+        };
+        let Some(slot) = slot.filter(|s| s.in_user_code) else {
+            return Err(RunError::OutsideUserCode(format!("{}: {}", death.kind, death.message)));
+        };
+        if let Some(before) = Killed::at(&self.killed, slot.address) {
+            return Err(RunError::Again {
+                address: before.address,
+                kind: death.kind,
+                message: death.message,
+            });
+        }
+        Ok(Killed::from_flight(&slot, death.kind, death.message))
+    }
+}
+
+/// Tells a call that has not returned within the timeout.
+struct HangWatch {
+    timeout: Option<Duration>,
+    /// Per slot: the serial last seen in user code, and since when.
+    seen: Vec<Option<(u64, Instant)>>,
+}
+
+impl HangWatch {
+    fn new(timeout: Option<Duration>) -> Self {
+        HangWatch { timeout, seen: Vec::new() }
+    }
+
+    fn poll_interval(&self) -> Duration {
+        self.timeout.map_or(Duration::from_millis(200), |t| (t / 10).clamp(Duration::from_millis(5), Duration::from_millis(200)))
+    }
+
+    /// The slot whose call has run past the timeout, if one has.
+    fn hung(&mut self, flight: &Flight) -> Option<usize> {
+        let timeout = self.timeout?;
+        self.seen.resize(flight.slots(), None);
+        let now = Instant::now();
+        for (slot, seen) in self.seen.iter_mut().enumerate() {
+            let (serial, in_user_code) = flight.pulse(slot);
+            if !in_user_code {
+                *seen = None;
+                continue;
+            }
+            match seen {
+                Some((last, since)) if *last == serial => {
+                    if now.duration_since(*since) >= timeout {
+                        return Some(slot);
+                    }
+                }
+                _ => *seen = Some((serial, now)),
+            }
+        }
+        None
+    }
+}
+
+/// Runs `job` on threads of this process until it finishes, surviving calls
+/// that do not return within `call_timeout`: each is reported by the job as
+/// a `hang` failure, and the job goes on past it in a new thread (the stuck
+/// one is left behind).
+pub fn run_in_thread<F: Fold + Clone + Send + 'static>(
+    job: Arc<dyn Job<Fold = F>>,
+    call_timeout: Option<Duration>,
+    observer: &mut dyn Observer,
+) -> Result<F, RunError> {
+    let mut supervisor = Supervisor::<F>::new(call_timeout);
+    // Each hang leaves a thread behind, spinning: give up after a few.
+    supervisor.max_restarts = 16;
+    supervisor.run(&mut |s| Ok(Box::new(ThreadAttempt::start(job.clone(), s)?) as Box<dyn Attempt>), observer)?;
+    Ok(supervisor.fold)
+}
+
+/// Stack for threads that run user code: deep recursion (a recursive drop of
+/// a long list) should not end the run.
+pub const USER_CODE_STACK: usize = 256 << 20;
+
+enum Message {
+    Batch(Batch),
+    Finished(Result<(), ConfigError>),
+}
+
+struct ThreadAttempt {
+    receiver: mpsc::Receiver<Message>,
+    flight: Arc<Flight>,
+    stop: StopFlag,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl ThreadAttempt {
+    fn start<F: Fold + Clone + Send + 'static>(
+        job: Arc<dyn Job<Fold = F>>,
+        supervisor: &Supervisor<F>,
+    ) -> Result<Self, RunError> {
+        let (sender, receiver) = mpsc::channel();
+        // A slot for the engine's thread and for each thread it may start.
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let flight = Flight::in_memory(1 + threads, super::flight::SLOT_WORDS);
+        let stop = StopFlag::new();
+        let resume = supervisor.committed.then(|| supervisor.fold.clone());
+        let journal = supervisor.journal.clone();
+        let killed = supervisor.killed.clone();
+        let (thread_flight, thread_stop) = (flight.clone(), stop.clone());
+        let thread = std::thread::Builder::new()
+            .name("smallscope-engine".into())
+            .stack_size(USER_CODE_STACK)
+            .spawn(move || {
+                let _binding = thread_flight.bind();
+                let mut sink = ChannelSink { sender, pending: Batch::default() };
+                let start = Start { resume: resume.as_ref(), journal: &journal, killed: &killed, stop: &thread_stop };
+                let result = job.run(start, &mut sink);
+                if result.is_ok() {
+                    sink.commit(&[]);
+                }
+                let _ = sink.sender.send(Message::Finished(result));
+            })
+            .map_err(|e| RunError::Launch(e.to_string()))?;
+        Ok(ThreadAttempt { receiver, flight, stop, thread: Some(thread) })
+    }
+}
+
+impl Attempt for ThreadAttempt {
+    fn next(&mut self, wait: Duration) -> Next {
+        match self.receiver.recv_timeout(wait) {
+            Ok(Message::Batch(batch)) => Next::Batch(batch),
+            Ok(Message::Finished(result)) => {
+                if let Some(thread) = self.thread.take() {
+                    let _ = thread.join();
+                }
+                Next::Finished(result)
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => Next::Idle,
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                // The engine itself panicked: that is a bug to surface as it is.
+                match self.thread.take().map(std::thread::JoinHandle::join) {
+                    Some(Err(payload)) => std::panic::resume_unwind(payload),
+                    _ => Next::Finished(Ok(())),
+                }
+            }
+        }
+    }
+
+    fn flight(&self) -> &Flight {
+        &self.flight
+    }
+
+    fn interrupt(&mut self) {
+        self.stop.stop();
+    }
+
+    fn abandon(&mut self) {
+        self.stop.stop();
+        // The thread is stuck in user code; it is left to run, detached.
+        self.thread = None;
+    }
+}
+
+/// Sends each commit's events to the supervising thread.
+struct ChannelSink {
+    sender: mpsc::Sender<Message>,
+    pending: Batch,
+}
+
+impl Sink for ChannelSink {
+    fn event(&mut self, event: Event) {
+        self.pending.events.push(event);
+    }
+
+    fn commit(&mut self, journal: &[u8]) {
+        let mut batch = std::mem::take(&mut self.pending);
+        batch.journal.extend_from_slice(journal);
+        if !batch.events.is_empty() || !batch.journal.is_empty() {
+            let _ = self.sender.send(Message::Batch(batch));
+        }
+    }
+}

@@ -1,0 +1,276 @@
+//! The runner layer: runs resume from any commit to the same end, and the
+//! library API survives calls that never return.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use smallscope::beapi::BeapiJob;
+use smallscope::events::{During, Event, FailureKind, Fold, Sink, Stop};
+use smallscope::korat::{self, Korat, KoratJob, KoratSettings, Ref};
+use smallscope::random::{RandomConfig, RandomJob};
+use smallscope::runner::{Job, Start, StopFlag};
+use smallscope::{Beapi, BeapiConfig, Builders, Heap};
+
+/// A stack whose `push(0)` onto `[1]` never returns; other calls are plain.
+#[derive(Heap, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Sleepy {
+    items: Vec<u8>,
+}
+
+#[smallscope::api(name = "test-sleepy")]
+impl Sleepy {
+    pub fn new() -> Self {
+        Sleepy { items: Vec::new() }
+    }
+
+    pub fn push(&mut self, x: u8) {
+        if self.items == [1] && x == 0 {
+            // Asleep, not spinning: the thread left behind costs no CPU.
+            loop {
+                std::thread::sleep(Duration::from_secs(3600));
+            }
+        }
+        self.items.push(x);
+    }
+
+    pub fn pop(&mut self) -> Option<u8> {
+        self.items.pop()
+    }
+
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+}
+
+/// A stack with nothing wrong with it, for the resume checks.
+#[derive(Heap, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Plain {
+    items: Vec<u8>,
+}
+
+#[smallscope::api(name = "test-plain")]
+impl Plain {
+    pub fn new() -> Self {
+        Plain { items: Vec::new() }
+    }
+
+    pub fn push(&mut self, x: u8) {
+        self.items.push(x);
+    }
+
+    pub fn pop(&mut self) -> Option<u8> {
+        self.items.pop()
+    }
+
+    /// Breaks after five pushes of 3: a failure group to carry across commits.
+    pub fn top(&self) -> Option<u8> {
+        assert!(self.items.iter().filter(|&&x| x == 3).count() < 5, "too many threes");
+        self.items.last().copied()
+    }
+}
+
+#[derive(Korat)]
+pub struct Tree {
+    root: Option<Ref<Node>>,
+    #[korat(ints = n..=n)]
+    size: i64,
+}
+
+#[derive(Korat)]
+#[korat(objects = n)]
+pub struct Node {
+    left: Option<Ref<Node>>,
+    right: Option<Ref<Node>>,
+}
+
+/// Binary trees with `size` nodes; sleeps forever on the tree whose root
+/// has only a right child that has only a left child.
+fn sleepy_tree(tree: TreeView<'_>) -> bool {
+    let mut seen = Vec::new();
+    let mut work: Vec<NodeView<'_>> = tree.root().into_iter().collect();
+    while let Some(node) = work.pop() {
+        if seen.contains(&node) {
+            return false;
+        }
+        seen.push(node);
+        work.extend(node.left());
+        work.extend(node.right());
+    }
+    let ok = seen.len() as i64 == tree.size();
+    if let Some(root) = tree.root() {
+        if let (None, Some(right)) = (root.left(), root.right()) {
+            if let (Some(leaf), None) = (right.left(), right.right()) {
+                if ok && leaf.left().is_none() && leaf.right().is_none() && tree.size() == 3 {
+                    loop {
+                        std::thread::sleep(Duration::from_secs(3600));
+                    }
+                }
+            }
+        }
+    }
+    ok
+}
+
+fn plain_tree(tree: TreeView<'_>) -> bool {
+    let mut seen = Vec::new();
+    let mut work: Vec<NodeView<'_>> = tree.root().into_iter().collect();
+    while let Some(node) = work.pop() {
+        if seen.contains(&node) {
+            return false;
+        }
+        seen.push(node);
+        work.extend(node.left());
+        work.extend(node.right());
+    }
+    seen.len() as i64 == tree.size()
+}
+
+/// Events and where each commit falls (events before it, its journal).
+#[derive(Default)]
+struct Recorder {
+    events: Vec<Event>,
+    commits: Vec<(usize, Vec<u8>)>,
+}
+
+impl Sink for Recorder {
+    fn event(&mut self, event: Event) {
+        self.events.push(event);
+    }
+    fn commit(&mut self, journal: &[u8]) {
+        self.commits.push((self.events.len(), journal.to_vec()));
+    }
+}
+
+/// The event with its timings zeroed: two runs agree on everything else.
+fn timeless(event: &Event) -> Event {
+    let mut event = event.clone();
+    match &mut event {
+        Event::Progress(p) => {
+            p.seconds = 0.0;
+            if let smallscope::events::Resume::Beapi(resume) = &mut p.resume {
+                resume.level_seconds = 0.0;
+            }
+        }
+        Event::Level(l) => l.seconds = 0.0,
+        Event::RunFinished(f) => f.seconds = 0.0,
+        _ => {}
+    }
+    event
+}
+
+/// Runs `job` whole, then again from each of a few of its commits, and
+/// checks that every resumed run ends with the same events.
+fn resumes_to_the_same_end<F: Fold + Clone + Send + 'static>(job: &dyn Job<Fold = F>, what: &str) {
+    let stop = StopFlag::new();
+    let mut whole = Recorder::default();
+    job.run(Start { resume: None, journal: &[], killed: &[], stop: &stop }, &mut whole).unwrap();
+    assert!(whole.commits.len() >= 3, "{what}: only {} commits", whole.commits.len());
+    let picks = [1, whole.commits.len() / 2, whole.commits.len() - 2];
+    for pick in picks {
+        let (at, _) = whole.commits[pick];
+        let mut fold = F::default();
+        for event in &whole.events[..at] {
+            fold.apply(event.clone());
+        }
+        let journal: Vec<u8> = whole.commits[..=pick].iter().flat_map(|(_, j)| j.clone()).collect();
+        let mut resumed = Recorder::default();
+        job.run(Start { resume: Some(&fold), journal: &journal, killed: &[], stop: &stop }, &mut resumed).unwrap();
+        let expected: Vec<Event> = whole.events[at..].iter().map(timeless).collect();
+        let got: Vec<Event> = resumed.events.iter().map(timeless).collect();
+        assert_eq!(got.len(), expected.len(), "{what}: resumed from commit {pick} of {}", whole.commits.len());
+        for (i, (a, b)) in got.iter().zip(&expected).enumerate() {
+            assert_eq!(a, b, "{what}: event {i} after commit {pick}");
+        }
+    }
+}
+
+#[test]
+fn beapi_resumes_from_any_commit_to_the_same_end() {
+    let config = BeapiConfig {
+        scope: 1,
+        ints: Some(0..4),
+        max_length: Some(8),
+        builders: Builders::All,
+        record_canonical: true,
+        ..BeapiConfig::default()
+    };
+    let job = BeapiJob::<Plain>::new(config, "test-plain".into(), None);
+    resumes_to_the_same_end(&job, "beapi");
+}
+
+#[test]
+fn random_resumes_from_any_commit_to_the_same_end() {
+    let config = RandomConfig { seed: 3, sequence_limit: Some(60_000), ..RandomConfig::default() };
+    let job = RandomJob::<Plain>::new(config, "test-plain".into(), None);
+    resumes_to_the_same_end(&job, "random");
+}
+
+#[test]
+fn korat_resumes_from_any_part_to_the_same_end() {
+    for threads in [1, 2] {
+        let settings = KoratSettings { scope: 6, threads, prune_eq_classes: true, record: true };
+        let space = korat::space::<Tree>(6).unwrap();
+        let job = KoratJob::new("test-tree".into(), space, Arc::new(korat::from_fn::<Tree>(plain_tree)), settings, None);
+        resumes_to_the_same_end(&job, &format!("korat, {threads} threads"));
+    }
+}
+
+#[test]
+fn a_beapi_call_that_never_returns_is_a_hang_and_the_run_goes_on() {
+    let started = Instant::now();
+    let report = Beapi::<Sleepy>::new()
+        .scope(1)
+        .ints(0..2)
+        .max_length(3)
+        .builders(Builders::Named(vec!["new".into(), "push".into()]))
+        .call_timeout(Some(Duration::from_millis(300)))
+        .run()
+        .unwrap();
+    assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+    assert_eq!(report.stop, Some(Stop::Complete));
+    // Level 3 has the pushes onto [0] and [1], but for push(0) onto [1].
+    assert_eq!(report.structure_count(), 1 + 2 + 3);
+    assert_eq!(report.failures.len(), 1, "{:?}", report.failures);
+    let hang = &report.failures[0];
+    assert_eq!((hang.kind, hang.during, hang.operation.as_deref()), (FailureKind::Hang, During::Call, Some("push")));
+    assert_eq!(hang.witness.text, "s0 = new(); s0.push(1); s0.push(0)");
+}
+
+#[test]
+fn a_random_call_that_never_returns_is_a_hang_and_the_run_goes_on() {
+    let report = smallscope::random::Random::<Sleepy>::new()
+        .seed(1)
+        .sequences(3_000)
+        .call_timeout(Some(Duration::from_millis(300)))
+        .run()
+        .unwrap();
+    assert_eq!(report.sequences, 3_000);
+    let hangs: Vec<_> = report.failure_groups.iter().filter(|g| g.kind == FailureKind::Hang).collect();
+    assert_eq!(hangs.len(), 1, "{:?}", report.failure_groups);
+    assert!(hangs[0].witness.text.ends_with("push(0)"), "{}", hangs[0].witness.text);
+    assert_eq!(hangs[0].operation.as_deref(), Some("push"));
+}
+
+#[test]
+fn a_korat_rep_ok_that_never_returns_is_a_hang_and_the_search_goes_on() {
+    let plain = korat::run::<Tree>(3, korat::from_fn::<Tree>(plain_tree)).unwrap();
+    let settings = KoratSettings { scope: 3, threads: 1, prune_eq_classes: true, record: false };
+    let job = KoratJob::new(
+        "test-sleepy-tree".into(),
+        korat::space::<Tree>(3).unwrap(),
+        Arc::new(korat::from_fn::<Tree>(sleepy_tree)),
+        settings,
+        None,
+    );
+    let report = smallscope::runner::run_in_thread(
+        Arc::new(job) as Arc<dyn Job<Fold = korat::KoratReport>>,
+        Some(Duration::from_millis(300)),
+        &mut (),
+    )
+    .unwrap();
+    // The hung candidate counts as explored and not found; the rest is as without it.
+    assert_eq!(report.explored, plain.explored);
+    assert_eq!(report.found, plain.found - 1);
+    assert_eq!(report.failures.len(), 1);
+    assert_eq!((report.failures[0].kind, report.failures[0].during), (FailureKind::Hang, During::RepOk));
+}
