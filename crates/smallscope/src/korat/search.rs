@@ -123,6 +123,11 @@ impl Part {
 enum Ending {
     /// Into the next part.
     Next,
+    /// Exhausted right after a valid candidate whose `eq_class` fields it
+    /// did not change: the sequential search goes into the next part only
+    /// if the prefix fields it changes to get there include one (`true` per
+    /// prefix field); else it skips as [`Ending::Skip`] says.
+    Carry(Vec<bool>),
     /// Korat+ skips every candidate under the first `p + 1` fields of the
     /// part's prefix: the parts there are dropped.
     Skip(usize),
@@ -325,8 +330,12 @@ impl PartedSearch<'_> {
                         _ => true,
                     };
                     let outcome = kept.then(|| {
-                        skip = match outcome.ending {
-                            Ending::Next => None,
+                        let ending = match &outcome.ending {
+                            Ending::Carry(eq) => carried(part, parts.get(expected + 1), eq),
+                            other => other.clone(),
+                        };
+                        skip = match ending {
+                            Ending::Next | Ending::Carry(_) => None,
                             Ending::Skip(p) => {
                                 Some(part.prefix[..=p].iter().map(|&f| (f, part.values[f as usize])).collect())
                             }
@@ -342,6 +351,27 @@ impl PartedSearch<'_> {
                 }
             }
         });
+    }
+}
+
+/// How the sequential search goes on after `part` ended with
+/// [`Ending::Carry`]: into `next` if a prefix field it changes to get there
+/// is an `eq_class` field, else past the last `eq_class` field before them.
+fn carried(part: &Part, next: Option<&Part>, eq: &[bool]) -> Ending {
+    let Some(next) = next else { return Ending::Next };
+    // The first prefix field whose value the move to `next` changes.
+    let changed = (0..part.frozen())
+        .find(|&i| next.prefix.get(i) != Some(&part.prefix[i]) || {
+            let field = part.prefix[i] as usize;
+            next.values[field] != part.values[field]
+        })
+        .unwrap_or(part.frozen());
+    if eq[changed..].iter().any(|&e| e) {
+        return Ending::Next;
+    }
+    match eq[..changed].iter().rposition(|&e| e) {
+        Some(p) => Ending::Skip(p),
+        None => Ending::All,
     }
 }
 
@@ -481,7 +511,10 @@ fn advance_past(
     let before = stack.clone();
     let saved: Vec<u32> = values.to_vec();
     if !advance(space, values, stack, frozen) {
-        return Some(Ending::Next);
+        if before[frozen..].iter().any(|f| eq_fields.contains(f)) {
+            return Some(Ending::Next);
+        }
+        return Some(Ending::Carry(before[..frozen].iter().map(|f| eq_fields.contains(f)).collect()));
     }
     // The fields `advance` popped were all reset or incremented: modified.
     if before[stack.len()..].iter().any(|f| eq_fields.contains(f)) {
