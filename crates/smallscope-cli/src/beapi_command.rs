@@ -1,17 +1,17 @@
 //! `smallscope beapi`: run BEAPI on a registered subject and report.
 
-use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
+use std::sync::Arc;
 
-use anyhow::Context as _;
 use smallscope::beapi::{parse_int_range, BeapiConfig, BeapiReport, ConfigFile, StateStorage};
 use smallscope::emit::{rust_tests, write_jsonl, RustTestOptions};
+use smallscope::events::Stop;
+use smallscope::runner::Job;
 
-use crate::memory::peak_memory_bytes;
-use crate::progress::Bar;
-use crate::{find_subject, BadInput};
+use crate::run::RunOptions;
+use crate::summary::BeapiSummary;
+use crate::{find_subject, print, program, BadInput, RunArgs};
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -61,24 +61,20 @@ pub struct BeapiArgs {
     /// Stop after this many seconds, keeping what was found.
     #[arg(long, value_name = "SECONDS")]
     pub time_limit: Option<f64>,
-    /// Write `structures.jsonl` and `summary.json` into DIR.
-    #[arg(long, value_name = "DIR")]
-    pub out: Option<PathBuf>,
     /// Write a Rust test file with one test per structure.
     #[arg(long, value_name = "FILE")]
     pub emit_tests: Option<PathBuf>,
     /// At most this many structure tests in --emit-tests.
     #[arg(long)]
     pub max_tests: Option<usize>,
-    /// Stop, keeping what was found, when resident memory passes this many MiB.
-    #[arg(long, value_name = "MIB")]
-    pub memory_limit_mb: Option<u64>,
     /// Where identified builders are cached.
     #[arg(long, value_name = "DIR", default_value = ".smallscope/cache")]
     pub cache_dir: PathBuf,
     /// Identify builders afresh, ignoring the cache.
     #[arg(long)]
     pub no_cache: bool,
+    #[command(flatten)]
+    pub run: RunArgs,
 }
 
 impl BeapiArgs {
@@ -122,140 +118,137 @@ impl BeapiArgs {
             config.storage = StateStorage::Exact;
         }
         if let Some(seconds) = self.time_limit {
-            if !(seconds.is_finite() && seconds > 0.0) {
-                return Err(BadInput(format!("--time-limit must be a positive number of seconds, not {seconds}")));
-            }
-            config.time_limit = Some(Duration::from_secs_f64(seconds));
+            config.time_limit = Some(smallscope::positive_seconds("--time-limit", seconds)?);
         }
         config.cache_dir = (!self.no_cache).then(|| self.cache_dir.clone());
-        config.record_canonical = self.out.is_some() || self.emit_tests.is_some();
+        config.record_canonical = self.run.out.is_some() || self.emit_tests.is_some();
         config.validate()?;
         Ok(config)
     }
 
-    /// The command line that reproduces this run, for replay hints.
-    fn replay_command(&self, report: &BeapiReport) -> String {
-        let mut command = format!(
-            "smallscope beapi {} --scope {} --builders {}",
-            self.subject,
-            report.scope,
-            report.builders.join(",")
-        );
+    /// The command that repeats this run; the job adds `--builders`.
+    fn command(&self, config: &BeapiConfig) -> String {
+        let mut command = format!("{} beapi {} --scope {}", program(), self.subject, config.scope);
         if let Some(ints) = &self.ints {
-            command.push_str(&format!(" --ints {ints}"));
+            command.push_str(&format!(" --ints={ints}"));
         }
         if let Some(config) = &self.config {
             command.push_str(&format!(" --config {}", config.display()));
         }
+        if let Some(strings) = &self.strings {
+            command.push_str(&format!(" --strings {}", strings.join(",")));
+        }
+        for field in &self.omit {
+            command.push_str(&format!(" --omit {field}"));
+        }
+        for pattern in &self.misuse_panics {
+            command.push_str(&format!(" --misuse-panic {pattern:?}"));
+        }
+        if self.no_state_matching {
+            command.push_str(" --no-state-matching");
+        }
+        if let Some(max) = self.max_length {
+            command.push_str(&format!(" --max-length {max}"));
+        }
         command
+    }
+
+    /// The run as a job: what the supervisor runs, and its workers.
+    pub fn job(&self) -> Result<Arc<dyn Job<Fold = BeapiReport>>, BadInput> {
+        let registration = find_subject(&self.subject)?;
+        let config = self.config()?;
+        let command = self.command(&config);
+        Ok(registration.subject().beapi(config, self.subject.clone(), Some(command)))
     }
 }
 
-pub fn run(args: &BeapiArgs) -> anyhow::Result<ExitCode> {
-    let registration = find_subject(&args.subject)?;
-    let config = args.config()?;
-    let subject = registration.subject();
-    let mut bar = Bar::new(args.memory_limit_mb.map(|mb| mb * 1024 * 1024));
-    let report = subject.beapi(&config, &mut bar).map_err(BadInput::from);
-    bar.finish();
-    let report = report?;
-    let peak = peak_memory_bytes();
-    let summary = summary_json(&args.subject, &report, peak, args);
-    if let Some(dir) = &args.out {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-        let path = dir.join("structures.jsonl");
-        let mut file = std::io::BufWriter::new(
-            std::fs::File::create(&path).with_context(|| format!("creating {}", path.display()))?,
-        );
-        write_jsonl(&report, &mut file).with_context(|| format!("writing {}", path.display()))?;
-        file.flush()?;
-        let path = dir.join("summary.json");
-        std::fs::write(&path, serde_json::to_string_pretty(&summary)? + "\n")
-            .with_context(|| format!("writing {}", path.display()))?;
+pub fn run(args: &BeapiArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
+    let job = args.job()?;
+    let subject = find_subject(&args.subject)?.subject();
+    let mut finished = crate::run::run(job, options)?;
+    let report = &std::mem::take(&mut finished.fold);
+    let stop = finished.stop(report.stop);
+    let replay = match report.command.clone() {
+        Some(command) => command,
+        None => args.command(&args.config()?),
+    };
+    let facts = finished.facts(report.run.clone(), stop, replay.clone());
+    let summary = BeapiSummary {
+        subject: args.subject.clone(),
+        type_name: report.subject.clone(),
+        engine: "beapi".into(),
+        scope: report.scope,
+        builders: report.builders.clone(),
+        structures: report.structure_count(),
+        explored: report.explored,
+        misuses: report.misuses,
+        out_of_scope: report.out_of_scope,
+        failures: report.failure_count(),
+        failure_groups: report.failures.clone(),
+        levels: report.levels.clone(),
+        seconds: report.seconds,
+        timed_out: stop == Stop::TimeLimit,
+        notes: report.notes.clone(),
+        run: facts,
+    };
+    let mut files = Vec::new();
+    if args.run.out.is_some() {
+        let mut lines = Vec::new();
+        write_jsonl(report, &mut lines)?;
+        files.push(("structures.jsonl".to_owned(), lines));
     }
+    let summary = finished.write(&args.run, files, summary, |s| &mut s.run)?;
     if let Some(path) = &args.emit_tests {
         let options = RustTestOptions {
-            command: format!("{} --emit-tests {}", args.replay_command(&report), path.display()),
-            omit: config.omit.clone(),
+            command: format!("{replay} --emit-tests {}", path.display()),
+            omit: report.config.as_ref().map(|c| c.omit.clone()).unwrap_or_default(),
             has_rep_ok: subject.has_rep_ok(),
             max_tests: args.max_tests,
         };
-        std::fs::write(path, rust_tests(&report, &options)).with_context(|| format!("writing {}", path.display()))?;
+        smallscope::emit::write_atomically(path, rust_tests(report, &options).as_bytes())
+            .map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))?;
     }
     match args.format {
-        Format::Json => println!("{}", serde_json::to_string(&summary)?),
-        Format::Text => print_text(args, &report, peak),
+        Format::Json => print(serde_json::to_string(&summary)?)?,
+        Format::Text => print_text(&summary, report)?,
     }
-    Ok(if report.failures.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(finished.exit_code(!report.failures.is_empty()))
 }
 
-fn summary_json(name: &str, report: &BeapiReport, peak: Option<u64>, args: &BeapiArgs) -> serde_json::Value {
-    let failures: Vec<serde_json::Value> = report
-        .failures
-        .iter()
-        .enumerate()
-        .map(|(i, f)| {
-            let program = report.failure_program(i);
-            serde_json::json!({
-                "failure": f.kind,
-                "message": f.kind.to_string(),
-                "count": f.count,
-                "witness": program.to_text(&report.operations),
-                "witness_calls": program.len(),
-                "replay": args.replay_command(report),
-            })
-        })
-        .collect();
-    serde_json::json!({
-        "subject": name,
-        "type": report.subject,
-        "engine": "beapi",
-        "scope": report.scope,
-        "builders": report.builders,
-        "structures": report.structure_count(),
-        "explored": report.explored,
-        "misuses": report.misuses,
-        "out_of_scope": report.out_of_scope,
-        "failures": report.failure_count(),
-        "failure_groups": failures,
-        "levels": report.levels,
-        "seconds": report.seconds,
-        "timed_out": report.timed_out,
-        "interrupted": report.interrupted,
-        "peak_memory_bytes": peak,
-        "notes": report.notes,
-    })
-}
-
-fn print_text(args: &BeapiArgs, report: &BeapiReport, peak: Option<u64>) {
-    println!("smallscope beapi {}: scope {}, builders {}", args.subject, report.scope, report.builders.join(", "));
-    println!("{:>6} {:>14} {:>14} {:>10}", "level", "structures", "explored", "seconds");
-    for level in &report.levels {
-        println!("{:>6} {:>14} {:>14} {:>10.3}", level.level, level.structures, level.explored, level.seconds);
-    }
-    let memory = peak.map(|b| format!(", peak memory {:.1} MiB", b as f64 / (1024.0 * 1024.0))).unwrap_or_default();
-    println!(
-        "total: {} structures, {} sequences explored ({} misuse, {} out of scope), {} failures, {:.3} s{memory}",
-        report.structure_count(),
-        report.explored,
-        report.misuses,
-        report.out_of_scope,
-        report.failure_count(),
-        report.seconds
+fn print_text(summary: &BeapiSummary, report: &BeapiReport) -> anyhow::Result<()> {
+    let mut text = format!(
+        "smallscope beapi {}: scope {}, builders {}\n",
+        summary.subject,
+        summary.scope,
+        summary.builders.join(", ")
     );
-    if report.timed_out {
-        println!("stopped by the time limit: the last level is incomplete");
+    text.push_str(&format!("{:>6} {:>14} {:>14} {:>10}\n", "level", "structures", "explored", "seconds"));
+    for level in &summary.levels {
+        text.push_str(&format!(
+            "{:>6} {:>14} {:>14} {:>10.3}\n",
+            level.level, level.structures, level.explored, level.seconds
+        ));
     }
-    if let Some(reason) = &report.interrupted {
-        println!("stopped early ({reason}): the last level is incomplete");
+    let memory = summary
+        .run
+        .peak_memory_bytes
+        .map(|b| format!(", peak memory {:.1} MiB", b as f64 / (1024.0 * 1024.0)))
+        .unwrap_or_default();
+    text.push_str(&format!(
+        "total: {} structures, {} sequences explored ({} misuse, {} out of scope), {} failures, {:.3} s{memory}",
+        summary.structures, summary.explored, summary.misuses, summary.out_of_scope, summary.failures, summary.seconds
+    ));
+    if summary.run.stop.is_early() {
+        text.push_str(&format!("\nstopped early ({}): the last level is incomplete", summary.run.stop.describe()));
     }
-    for note in &report.notes {
-        println!("note: {note}");
+    for note in &summary.notes {
+        text.push_str(&format!("\nnote: {note}"));
     }
-    for (i, failure) in report.failures.iter().enumerate() {
+    for (i, failure) in summary.failure_groups.iter().enumerate() {
         let program = report.failure_program(i);
-        println!("\nfailure {}: {} ({} sequences)", i + 1, failure.kind, failure.count);
-        println!("  witness ({} calls): {}", program.len(), program.to_text(&report.operations));
-        println!("  replay: {}", args.replay_command(report));
+        text.push_str(&format!("\n\nfailure {}: {} ({} sequences)", i + 1, failure.describe(), failure.count));
+        text.push_str(&format!("\n  witness ({} calls): {}", program.len(), failure.witness.text));
     }
+    crate::run::finish_text(&mut text, &summary.run, None);
+    print(text)
 }

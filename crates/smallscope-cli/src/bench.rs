@@ -27,6 +27,8 @@ use std::process::Command;
 
 use anyhow::{bail, Context as _};
 
+use crate::summary::{BeapiSummary, RandomSummary};
+
 #[derive(clap::Args)]
 pub struct BenchArgs {
     #[command(subcommand)]
@@ -41,6 +43,21 @@ enum BenchKind {
     Korat(KoratBench),
     /// Random testing throughput: sequences per second, one thread and all cores.
     Random(RandomBench),
+    /// What running the engine in a supervised worker costs, against the same run in process.
+    Isolation(IsolationBench),
+}
+
+#[derive(clap::Args)]
+struct IsolationBench {
+    /// Runs of each command in each mode (the median is reported).
+    #[arg(long, default_value_t = 3)]
+    runs: usize,
+    /// Sequences of the random run.
+    #[arg(long, default_value_t = 1_000_000)]
+    sequences: u64,
+    /// Scope of the BEAPI run.
+    #[arg(long, default_value_t = 10)]
+    scope: u32,
 }
 
 #[derive(clap::Args)]
@@ -142,16 +159,13 @@ fn measure(subject: &str, scope: u32, extra: &[String], limit: f64, memory_mb: u
     if output.status.code().is_none_or(|c| c > 1) {
         bail!("smallscope beapi {subject} --scope {scope} failed: {}", String::from_utf8_lossy(&output.stderr).trim());
     }
-    let summary: serde_json::Value = serde_json::from_slice(&output.stdout).context("reading the JSON summary")?;
-    let levels = summary["levels"]
-        .as_array()
-        .map_or(0, |levels| levels.iter().filter(|l| l["structures"].as_u64().unwrap_or(0) > 0).count() as u32);
+    let summary: BeapiSummary = serde_json::from_slice(&output.stdout).context("reading the JSON summary")?;
     Ok(Measured {
-        seconds: summary["seconds"].as_f64().unwrap_or(f64::NAN),
-        structures: summary["structures"].as_u64().unwrap_or(0),
-        levels,
-        peak_bytes: summary["peak_memory_bytes"].as_u64(),
-        finished: summary["timed_out"] == false && summary["interrupted"].is_null(),
+        seconds: summary.seconds,
+        structures: summary.structures as u64,
+        levels: summary.levels.iter().filter(|l| l.structures > 0).count() as u32,
+        peak_bytes: summary.run.peak_memory_bytes,
+        finished: !summary.run.stop.is_early(),
     })
 }
 
@@ -160,10 +174,9 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         BenchKind::Beapi(bench) => bench,
         BenchKind::Korat(bench) => return korat_table(bench),
         BenchKind::Random(bench) => return random_table(bench),
+        BenchKind::Isolation(bench) => return isolation_table(bench),
     };
-    if !(bench.limit.is_finite() && bench.limit > 0.0) {
-        bail!(crate::BadInput(format!("--limit must be a positive number of seconds, not {}", bench.limit)));
-    }
+    smallscope::positive_seconds("--limit", bench.limit).map_err(crate::BadInput::from)?;
     for subject in &bench.subjects {
         crate::find_subject(subject)?;
     }
@@ -337,7 +350,6 @@ struct RandomMeasured {
 /// Runs `threads` generators side by side, each on a thread with a large
 /// stack (as the CLI's worker), seeded `seed`, `seed + 1`, ...
 fn measure_random(cell: &RandomCell, bench: &RandomBench) -> anyhow::Result<RandomMeasured> {
-    use smallscope::beapi::Silent;
     use smallscope::random::RandomConfig;
     let limit = std::time::Duration::from_secs_f64(bench.seconds);
     let reports = std::thread::scope(|scope| {
@@ -356,7 +368,8 @@ fn measure_random(cell: &RandomCell, bench: &RandomBench) -> anyhow::Result<Rand
                     .stack_size(256 << 20)
                     .spawn_scoped(scope, move || {
                         let registration = crate::find_subject(cell.subject)?;
-                        Ok::<_, anyhow::Error>(registration.subject().random(&config, &mut Silent)?)
+                        let job = registration.subject().random(config, cell.subject.to_owned(), None);
+                        Ok::<_, anyhow::Error>(smallscope::runner::run_in_thread(job, None, &mut ())?)
                     })
                     .context("spawning a generator thread")
             })
@@ -369,15 +382,13 @@ fn measure_random(cell: &RandomCell, bench: &RandomBench) -> anyhow::Result<Rand
     Ok(RandomMeasured {
         sequences: reports.iter().map(|r| r.sequences).sum(),
         seconds: reports.iter().map(|r| r.seconds).fold(0.0, f64::max),
-        rate: reports.iter().map(|r| r.sequences_per_second).sum(),
+        rate: reports.iter().map(|r| r.sequences_per_second()).sum(),
         failure_groups: reports.iter().map(|r| r.failure_groups.len()).sum(),
     })
 }
 
 fn random_table(bench: &RandomBench) -> anyhow::Result<()> {
-    if !(bench.seconds.is_finite() && bench.seconds > 0.0) {
-        bail!(crate::BadInput(format!("--seconds must be a positive number of seconds, not {}", bench.seconds)));
-    }
+    smallscope::positive_seconds("--seconds", bench.seconds).map_err(crate::BadInput::from)?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut cells = Vec::new();
     for subject in ["dll", "binheap"] {
@@ -428,5 +439,85 @@ fn random_table(bench: &RandomBench) -> anyhow::Result<()> {
         None => "not measured".to_owned(),
     };
     println!("\ntarget: >= 100000 sequences/s single-threaded on dll: {verdict}");
+    Ok(())
+}
+
+/// One command of the isolation table, run in both modes.
+struct IsolationCase {
+    label: String,
+    args: Vec<String>,
+    /// What the run makes, from its summary: structures or sequences.
+    count: fn(&[u8]) -> anyhow::Result<u64>,
+}
+
+/// Runs the command `runs` times in each mode, alternating, and returns the
+/// median wall-clock seconds and the count (the same in every run) per mode.
+fn time_modes(case: &IsolationCase, runs: usize) -> anyhow::Result<[(f64, u64); 2]> {
+    let exe = std::env::current_exe().context("finding the smallscope binary")?;
+    let mut seconds = [Vec::new(), Vec::new()];
+    let mut counts = [0u64; 2];
+    for _ in 0..runs {
+        for (mode, extra) in [&[][..], &["--no-isolation"][..]].iter().enumerate() {
+            let started = std::time::Instant::now();
+            let output = Command::new(&exe).args(&case.args).args(*extra).output().context("running smallscope")?;
+            let elapsed = started.elapsed().as_secs_f64();
+            if output.status.code().is_none_or(|c| c > 1) {
+                bail!("{}: {}", case.label, String::from_utf8_lossy(&output.stderr).trim());
+            }
+            seconds[mode].push(elapsed);
+            counts[mode] = (case.count)(&output.stdout)?;
+        }
+    }
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let [isolated, in_process] = seconds;
+    Ok([(median(isolated), counts[0]), (median(in_process), counts[1])])
+}
+
+fn isolation_table(bench: &IsolationBench) -> anyhow::Result<()> {
+    if bench.runs == 0 {
+        bail!(crate::BadInput("--runs must be at least 1".into()));
+    }
+    let cases = [
+        IsolationCase {
+            label: format!("beapi bst --scope {} --builders new,add", bench.scope),
+            args: ["beapi", "bst", "--scope", &bench.scope.to_string(), "--builders", "new,add", "--format", "json"]
+                .map(String::from)
+                .to_vec(),
+            count: |bytes| Ok(serde_json::from_slice::<BeapiSummary>(bytes)?.structures as u64),
+        },
+        IsolationCase {
+            label: format!("random dll --sequences {}", bench.sequences),
+            args: ["random", "dll", "--sequences", &bench.sequences.to_string(), "--seed", "0", "--format", "json"]
+                .map(String::from)
+                .to_vec(),
+            count: |bytes| Ok(serde_json::from_slice::<RandomSummary>(bytes)?.sequences),
+        },
+    ];
+    println!("Isolation overhead: whole commands, wall-clock median of {} runs per mode, modes alternated", bench.runs);
+    println!(
+        "{:<44} {:>12} {:>11} {:>12} {:>11} {:>9}",
+        "command", "isolated s", "per s", "in-process s", "per s", "overhead"
+    );
+    for case in &cases {
+        let [(isolated, count), (in_process, same)] = time_modes(case, bench.runs)?;
+        if count != same {
+            bail!("{}: {count} in a worker but {same} in process", case.label);
+        }
+        let overhead = (isolated / in_process - 1.0) * 100.0;
+        println!(
+            "{:<44} {:>12.3} {:>11.0} {:>12.3} {:>11.0} {:>8.1}%",
+            case.label,
+            isolated,
+            count as f64 / isolated,
+            in_process,
+            count as f64 / in_process,
+            overhead
+        );
+        std::io::stdout().flush()?;
+    }
+    println!("\ntarget: isolation costs at most 10% of throughput");
     Ok(())
 }

@@ -1,15 +1,20 @@
 //! `smallscope compare`: the structures the API builds (BEAPI, SA) against
 //! those an invariant admits (Korat, SR), at the same scope.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
+use std::sync::Arc;
 
-use anyhow::Context as _;
-use smallscope::compare::{find_comparison, registered_comparisons, CompareOptions, Comparison, Verdict, Witness};
+use smallscope::compare::{
+    find_comparison, registered_comparisons, CompareJob, CompareOptions, CompareSettings, Comparison, ComparisonReport,
+    Verdict, Witness,
+};
+use smallscope::runner::Job;
 
 use crate::beapi_command::Format;
-use crate::BadInput;
+use crate::run::RunOptions;
+use crate::summary::{CompareSummary, Sides, WitnessSummary};
+use crate::{print, program, BadInput, RunArgs};
 
 #[derive(clap::Args)]
 pub struct CompareArgs {
@@ -43,82 +48,129 @@ pub struct CompareArgs {
     pub time_limit: Option<f64>,
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
-    /// Write `witness-<side>-<k>.dot` and `.svg` for the shown witnesses, and `comparison.json`, into DIR.
-    #[arg(long, value_name = "DIR")]
-    pub out: Option<PathBuf>,
     /// Where identified builders are cached.
     #[arg(long, value_name = "DIR", default_value = ".smallscope/cache")]
     pub cache_dir: PathBuf,
     /// Identify builders afresh, ignoring the cache.
     #[arg(long)]
     pub no_cache: bool,
+    /// `--out DIR` writes `witness-<side>-<k>.dot` and `.svg` for the shown witnesses, and `comparison.json`.
+    #[command(flatten)]
+    pub run: RunArgs,
 }
 
-/// A witness's picture files: its side (0 API, 1 invariant), its place
-/// among the shown ones, and the paths written.
-struct PictureFile {
-    side: usize,
-    k: usize,
-    dot: PathBuf,
-    svg: Option<PathBuf>,
-}
-
-/// The two sides, as named in files and JSON.
+/// The two sides, as named in files, and as told.
 const SIDES: [(&str, &str); 2] = [("api", "only the API builds"), ("invariant", "only the invariant admits")];
 
-pub fn run(args: &CompareArgs) -> anyhow::Result<ExitCode> {
-    let registration = find_comparison(&args.subject).ok_or_else(|| {
-        let known: Vec<&str> = registered_comparisons().iter().map(|r| r.name).collect();
-        BadInput(format!(
-            "no comparison registered for `{}`; subjects with a Korat model to compare: {}",
-            args.subject,
-            known.join(", ")
-        ))
-    })?;
-    if args.scope == 0 {
-        return Err(BadInput("scope must be at least 1 (got 0)".into()).into());
-    }
-    let invariant = args.invariant.clone().unwrap_or_else(|| registration.invariants[0].to_owned());
-    if !registration.invariants.contains(&invariant.as_str()) {
-        return Err(BadInput(format!(
-            "unknown invariant `{invariant}` for `{}`; known: {}",
-            args.subject,
-            registration.invariants.join(", ")
-        ))
-        .into());
-    }
-    let time_limit = match args.time_limit {
-        Some(s) if !(s.is_finite() && s > 0.0) => {
-            return Err(BadInput(format!("--time-limit must be a positive number of seconds, not {s}")).into())
+impl CompareArgs {
+    fn settings(&self) -> Result<(CompareSettings, CompareOptions), BadInput> {
+        let registration = find_comparison(&self.subject).ok_or_else(|| {
+            let known: Vec<&str> = registered_comparisons().iter().map(|r| r.name).collect();
+            BadInput(format!(
+                "no comparison registered for `{}`; subjects with a Korat model to compare: {}",
+                self.subject,
+                known.join(", ")
+            ))
+        })?;
+        if self.scope == 0 {
+            return Err(BadInput("scope must be at least 1 (got 0)".into()));
         }
-        Some(s) => Some(Duration::from_secs_f64(s)),
-        None => None,
-    };
-    let options = CompareOptions {
-        builders: args.builders.parse().map_err(BadInput::from)?,
-        builder_scope: args.builder_scope,
-        cache_dir: (!args.no_cache).then(|| args.cache_dir.clone()),
-        omit: args.omit.clone(),
-        pictures: args.witnesses,
-        recheck: args.recheck.unwrap_or(registration.recheck),
-        time_limit,
-    };
-    let comparison = (registration.run)(args.scope, &invariant, &options).map_err(|e| BadInput(e.to_string()))?;
+        let invariant = self.invariant.clone().unwrap_or_else(|| registration.invariants[0].to_owned());
+        if !registration.invariants.contains(&invariant.as_str()) {
+            return Err(BadInput(format!(
+                "unknown invariant `{invariant}` for `{}`; known: {}",
+                self.subject,
+                registration.invariants.join(", ")
+            )));
+        }
+        let time_limit = self.time_limit.map(|s| smallscope::positive_seconds("--time-limit", s)).transpose()?;
+        let options = CompareOptions {
+            builders: self.builders.parse().map_err(BadInput::from)?,
+            builder_scope: self.builder_scope,
+            cache_dir: (!self.no_cache).then(|| self.cache_dir.clone()),
+            omit: self.omit.clone(),
+            pictures: self.witnesses,
+            recheck: self.recheck.unwrap_or(registration.recheck),
+            time_limit,
+        };
+        let settings = CompareSettings {
+            scope: self.scope,
+            invariant,
+            builders: options.builders.clone(),
+            builder_scope: options.builder_scope,
+            omit: options.omit.clone(),
+            pictures: options.pictures,
+            recheck: options.recheck,
+            time_limit,
+        };
+        Ok((settings, options))
+    }
+
+    /// The command that repeats this run.
+    fn command(&self, settings: &CompareSettings) -> String {
+        let mut command = format!(
+            "{} compare {} --scope {} --invariant {} --builders {}",
+            program(),
+            self.subject,
+            settings.scope,
+            settings.invariant,
+            self.builders
+        );
+        for field in &self.omit {
+            command.push_str(&format!(" --omit {field}"));
+        }
+        command
+    }
+
+    /// The run as a job: what the supervisor runs, and its workers.
+    pub fn job(&self) -> Result<Arc<dyn Job<Fold = ComparisonReport>>, BadInput> {
+        let (settings, options) = self.settings()?;
+        let registration = find_comparison(&self.subject).expect("checked by `settings`");
+        let command = self.command(&settings);
+        Ok(Arc::new(CompareJob::new(registration, settings, options, Some(command))))
+    }
+}
+
+pub fn run(args: &CompareArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
+    let job = args.job()?;
+    let (settings, _) = args.settings()?;
+    let mut finished = crate::run::run(job, options)?;
+    let report = std::mem::take(&mut finished.fold);
+    let comparison = &report.comparison;
+    let stop = finished.stop(report.stop);
+    let facts = finished.facts(report.run.clone(), stop, args.command(&settings));
     let mut files = Vec::new();
-    if let Some(dir) = &args.out {
-        files = write_pictures(dir, &comparison, args.witnesses)?;
+    let mut witnesses: Sides<Vec<WitnessSummary>> = Sides::default();
+    for (side, (name, _)) in SIDES.iter().enumerate() {
+        let shown = shown(comparison, side, args.witnesses);
+        let list = if side == 0 { &mut witnesses.only_api } else { &mut witnesses.only_invariant };
+        for (k, (index, witness)) in shown.into_iter().enumerate() {
+            let mut summary =
+                WitnessSummary { position: index + 1, witness: witness.clone(), dot_file: None, svg_file: None };
+            if args.run.out.is_some() {
+                let stem = format!("witness-{name}-{}", k + 1);
+                if let Some(dot) = &witness.dot {
+                    files.push((format!("{stem}.dot"), dot.clone().into_bytes()));
+                    summary.dot_file = Some(format!("{stem}.dot"));
+                }
+                if let Some(svg) = &witness.svg {
+                    files.push((format!("{stem}.svg"), svg.clone().into_bytes()));
+                    summary.svg_file = Some(format!("{stem}.svg"));
+                }
+            }
+            list.push(summary);
+        }
     }
-    let summary = summary_json(args, &comparison, &files);
-    if let Some(dir) = &args.out {
-        let path = dir.join("comparison.json");
-        std::fs::write(&path, serde_json::to_string_pretty(&summary)? + "\n")
-            .with_context(|| format!("writing {}", path.display()))?;
+    let summary = CompareSummary::new(&args.subject, comparison, witnesses, facts);
+    if args.run.out.is_some() {
+        files.push(("comparison.json".to_owned(), (serde_json::to_string_pretty(&summary)? + "\n").into_bytes()));
     }
+    let summary = finished.write(&args.run, files, summary, |s| &mut s.run)?;
     match args.format {
-        Format::Json => println!("{}", serde_json::to_string(&summary)?),
-        Format::Text => print_text(args, &comparison, &files),
+        Format::Json => print(serde_json::to_string(&summary)?)?,
+        Format::Text => print(text(&summary, comparison))?,
     }
-    Ok(if comparison.verdict == Verdict::Equal { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(finished.exit_code(comparison.verdict != Verdict::Equal))
 }
 
 /// The witnesses shown on one side.
@@ -127,168 +179,92 @@ fn shown(comparison: &Comparison, side: usize, k: usize) -> Vec<(usize, &Witness
     Comparison::representatives(witnesses, k)
 }
 
-/// Writes the pictures of the shown witnesses; returns `(side, k, dot path, svg path)`.
-fn write_pictures(dir: &Path, comparison: &Comparison, k: usize) -> anyhow::Result<Vec<PictureFile>> {
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let mut files = Vec::new();
-    for (side, (name, _)) in SIDES.iter().enumerate() {
-        for (shown_k, (_, witness)) in shown(comparison, side, k).into_iter().enumerate() {
-            let stem = format!("witness-{name}-{}", shown_k + 1);
-            let Some(dot) = &witness.dot else { continue };
-            let dot_path = dir.join(format!("{stem}.dot"));
-            std::fs::write(&dot_path, dot).with_context(|| format!("writing {}", dot_path.display()))?;
-            let svg_path = match &witness.svg {
-                Some(svg) => {
-                    let path = dir.join(format!("{stem}.svg"));
-                    std::fs::write(&path, svg).with_context(|| format!("writing {}", path.display()))?;
-                    Some(path)
-                }
-                None => None,
-            };
-            files.push(PictureFile { side, k: shown_k, dot: dot_path, svg: svg_path });
-        }
-    }
-    Ok(files)
-}
-
-fn witness_json(witness: &Witness, index: usize, files: Option<&PictureFile>) -> serde_json::Value {
-    let mut value = serde_json::json!({
-        "position": index + 1,
-        "objects": witness.objects,
-        "canonical": witness.canonical,
-    });
-    let map = value.as_object_mut().expect("an object");
-    if let Some(program) = &witness.program {
-        map.insert("program".into(), program.clone().into());
-        map.insert("calls".into(), witness.calls.into());
-    }
-    if !witness.odd_fields.is_empty() {
-        map.insert("odd_fields".into(), witness.odd_fields.clone().into());
-    }
-    map.insert("same_shape".into(), witness.same_shape.into());
-    if let Some(scope) = witness.api_at_scope {
-        map.insert("api_at_scope".into(), scope.into());
-    }
-    if let Some(dot) = &witness.dot {
-        map.insert("dot".into(), dot.clone().into());
-    }
-    if let Some(error) = &witness.picture_error {
-        map.insert("picture_error".into(), error.clone().into());
-    }
-    if let Some(PictureFile { dot, svg, .. }) = files {
-        map.insert("dot_file".into(), dot.display().to_string().into());
-        if let Some(svg) = svg {
-            map.insert("svg_file".into(), svg.display().to_string().into());
-        }
-    }
-    value
-}
-
-fn summary_json(args: &CompareArgs, comparison: &Comparison, files: &[PictureFile]) -> serde_json::Value {
-    let side_json = |side: usize| -> Vec<serde_json::Value> {
-        shown(comparison, side, args.witnesses)
-            .into_iter()
-            .enumerate()
-            .map(|(k, (index, w))| witness_json(w, index, files.iter().find(|f| f.side == side && f.k == k)))
-            .collect()
-    };
-    serde_json::json!({
-        "subject": args.subject,
-        "type": comparison.subject,
-        "engine": "compare",
-        "scope": comparison.scope,
-        "invariant": comparison.invariant,
-        "api_structures": comparison.api_structures,
-        "invariant_structures": comparison.invariant_structures,
-        "only_api": comparison.only_api.len(),
-        "only_invariant": comparison.only_invariant.len(),
-        "both": comparison.both,
-        "verdict": comparison.verdict,
-        "relation": comparison.verdict.relation(),
-        "verdict_text": comparison.verdict_line(),
-        "builders": comparison.builders,
-        "recheck_scope": comparison.recheck_scope,
-        "scope_artifacts": comparison.scope_artifacts,
-        "incomplete": comparison.incomplete,
-        "korat": { "found": comparison.korat_found, "explored": comparison.korat_explored, "seconds": comparison.korat_seconds },
-        "beapi": { "structures": comparison.api_structures, "seconds": comparison.beapi_seconds },
-        "seconds": comparison.seconds,
-        "kinds": {
-            "only_api": Comparison::kinds(&comparison.only_api),
-            "only_invariant": Comparison::kinds(&comparison.only_invariant),
-        },
-        "witnesses": { "only_api": side_json(0), "only_invariant": side_json(1) },
-        "notes": comparison.notes,
-    })
-}
-
-fn print_text(args: &CompareArgs, c: &Comparison, files: &[PictureFile]) {
-    println!(
-        "smallscope compare {}: scope {}, invariant {}, builders {}",
-        args.subject,
+fn text(summary: &CompareSummary, c: &Comparison) -> String {
+    let mut out = format!(
+        "smallscope compare {}: scope {}, invariant {}, builders {}\n",
+        summary.subject,
         c.scope,
         c.invariant,
         c.builders.join(", ")
     );
-    println!("SA (built by the API, BEAPI):      {:>8} structures ({:.3} s)", c.api_structures, c.beapi_seconds);
-    println!(
-        "SR (admitted by the invariant):    {:>8} structures (Korat: {} valid of {} explored, {:.3} s)",
+    out.push_str(&format!(
+        "SA (built by the API, BEAPI):      {:>8} structures ({:.3} s)\n",
+        c.api_structures, c.beapi_seconds
+    ));
+    out.push_str(&format!(
+        "SR (admitted by the invariant):    {:>8} structures (Korat: {} valid of {} explored, {:.3} s)\n",
         c.invariant_structures, c.korat_found, c.korat_explored, c.korat_seconds
-    );
-    println!(
-        "both: {}; only the API: {}; only the invariant: {}; {:.3} s in all",
+    ));
+    out.push_str(&format!(
+        "both: {}; only the API: {}; only the invariant: {}; {:.3} s in all\n",
         c.both,
         c.only_api.len(),
         c.only_invariant.len(),
         c.seconds
-    );
-    println!("{}", c.verdict_line());
+    ));
+    out.push_str(&c.verdict_line());
     for note in &c.notes {
-        println!("note: {note}");
+        out.push_str(&format!("\nnote: {note}"));
     }
     for (side, (_, title)) in SIDES.iter().enumerate() {
         let witnesses = if side == 0 { &c.only_api } else { &c.only_invariant };
+        let shown = if side == 0 { &summary.witnesses.only_api } else { &summary.witnesses.only_invariant };
         if witnesses.is_empty() {
             continue;
         }
-        let shown = shown(c, side, args.witnesses);
         let other = if side == 0 { "the invariant admits" } else { "the API builds" };
         let kinds = Comparison::kinds(witnesses);
-        println!(
-            "\n{title} ({} structures, {kinds} kind{} of difference; {} shown, fewest differences and smallest first):",
+        out.push_str(&format!(
+            "\n\n{title} ({} structures, {kinds} kind{} of difference; {} shown, fewest differences and smallest first):",
             witnesses.len(),
             if kinds == 1 { "" } else { "s" },
             shown.len()
-        );
-        for (k, (index, witness)) in shown.into_iter().enumerate() {
-            println!("  {}. {} objects (#{} smallest): {}", k + 1, witness.objects, index + 1, witness.canonical);
+        ));
+        for (k, shown) in shown.iter().enumerate() {
+            let witness = &shown.witness;
+            out.push_str(&format!(
+                "\n  {}. {} objects (#{} smallest): {}",
+                k + 1,
+                witness.objects,
+                shown.position,
+                witness.canonical
+            ));
             if !witness.odd_fields.is_empty() {
-                println!("     unlike every structure of its shape {other}: {}", witness.odd_fields.join(", "));
+                out.push_str(&format!(
+                    "\n     unlike every structure of its shape {other}: {}",
+                    witness.odd_fields.join(", ")
+                ));
             } else if witness.same_shape {
-                println!("     each field as in some structure of its shape {other}, but not all together");
+                out.push_str(&format!(
+                    "\n     each field as in some structure of its shape {other}, but not all together"
+                ));
             } else {
-                println!("     no structure {other} has its shape");
+                out.push_str(&format!("\n     no structure {other} has its shape"));
             }
             if let Some(program) = &witness.program {
                 match witness.api_at_scope {
-                    Some(scope) => {
-                        println!("     built by the API only through larger structures (scope {scope}): {program}")
-                    }
-                    None => println!("     built by: {program}"),
+                    Some(scope) => out.push_str(&format!(
+                        "\n     built by the API only through larger structures (scope {scope}): {program}"
+                    )),
+                    None => out.push_str(&format!("\n     built by: {program}")),
                 }
             } else if side == 1 {
                 match c.recheck_scope {
-                    Some(scope) => println!("     the API does not build it, not even at scope {scope}"),
-                    None => println!("     the API does not build it"),
+                    Some(scope) => {
+                        out.push_str(&format!("\n     the API does not build it, not even at scope {scope}"))
+                    }
+                    None => out.push_str("\n     the API does not build it"),
                 }
             }
-            if let Some(PictureFile { dot, svg, .. }) = files.iter().find(|f| f.side == side && f.k == k) {
-                let svg = svg.as_ref().map(|p| format!(", {}", p.display())).unwrap_or_default();
-                println!("     picture: {}{svg}", dot.display());
+            if let Some(dot) = &shown.dot_file {
+                let svg = shown.svg_file.as_ref().map(|p| format!(", {p}")).unwrap_or_default();
+                out.push_str(&format!("\n     picture: {dot}{svg}"));
             }
             if let Some(error) = &witness.picture_error {
-                println!("     no SVG: {error}");
+                out.push_str(&format!("\n     no SVG: {error}"));
             }
         }
     }
+    crate::run::finish_text(&mut out, &summary.run, None);
+    out
 }

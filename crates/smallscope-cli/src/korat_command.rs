@@ -1,11 +1,15 @@
 //! `smallscope korat`: run Korat on a registered model and report.
 
 use std::process::ExitCode;
+use std::sync::Arc;
 
-use smallscope::korat::{find_korat_subject, registered_korat_subjects, search_parallel, SearchOptions};
+use smallscope::korat::{find_korat_subject, registered_korat_subjects, KoratJob, KoratReport, KoratSettings, Space};
+use smallscope::runner::Job;
 
 use crate::beapi_command::Format;
-use crate::BadInput;
+use crate::run::RunOptions;
+use crate::summary::KoratSummary;
+use crate::{print, program, BadInput, RunArgs};
 
 #[derive(clap::Args)]
 pub struct KoratArgs {
@@ -25,64 +29,138 @@ pub struct KoratArgs {
     pub no_eq_pruning: bool,
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
+    #[command(flatten)]
+    pub run: RunArgs,
 }
 
-pub fn run(args: &KoratArgs) -> anyhow::Result<ExitCode> {
-    let registration = find_korat_subject(&args.subject).ok_or_else(|| {
-        let known: Vec<&str> = registered_korat_subjects().iter().map(|r| r.name).collect();
-        BadInput(format!("unknown Korat subject `{}`; known Korat subjects: {}", args.subject, known.join(", ")))
-    })?;
-    let file_scope = match &args.config {
-        Some(path) => smallscope::beapi::ConfigFile::load(path).map_err(BadInput::from)?.scope,
-        None => None,
-    };
-    let scope = args
-        .scope
-        .or(file_scope)
-        .ok_or_else(|| BadInput("give a scope: --scope N (or `scope = N` in the config file)".into()))?;
-    if scope == 0 {
-        return Err(BadInput("scope must be at least 1 (got 0)".into()).into());
+impl KoratArgs {
+    fn scope(&self) -> Result<u32, BadInput> {
+        let file_scope = match &self.config {
+            Some(path) => smallscope::beapi::ConfigFile::load(path)?.scope,
+            None => None,
+        };
+        let scope = self
+            .scope
+            .or(file_scope)
+            .ok_or_else(|| BadInput("give a scope: --scope N (or `scope = N` in the config file)".into()))?;
+        if scope == 0 {
+            return Err(BadInput("scope must be at least 1 (got 0)".into()));
+        }
+        Ok(scope)
     }
-    let space = (registration.space)(i64::from(scope))
-        .map_err(|e| BadInput(format!("finitization of `{}` at scope {scope}: {e}", args.subject)))?;
-    let invariants = (registration.invariants)();
-    let options = SearchOptions { prune_eq_classes: !args.no_eq_pruning };
-    // Only the counts are reported, so no candidate is kept.
-    let (stats, _) = search_parallel::<_, ()>(space.clone(), invariants.as_ref(), options, args.threads, |_| None);
+
+    fn space(&self, scope: u32) -> Result<Arc<Space>, BadInput> {
+        let registration = find_korat_subject(&self.subject).ok_or_else(|| {
+            let known: Vec<&str> = registered_korat_subjects().iter().map(|r| r.name).collect();
+            BadInput(format!("unknown Korat subject `{}`; known Korat subjects: {}", self.subject, known.join(", ")))
+        })?;
+        (registration.space)(i64::from(scope))
+            .map_err(|e| BadInput(format!("finitization of `{}` at scope {scope}: {e}", self.subject)))
+    }
+
+    /// The command that repeats this run (the thread count changes nothing).
+    fn command(&self, scope: u32) -> String {
+        let mut command = format!("{} korat {} --scope {scope}", program(), self.subject);
+        if self.no_eq_pruning {
+            command.push_str(" --no-eq-pruning");
+        }
+        command
+    }
+
+    /// The run as a job: what the supervisor runs, and its workers.
+    pub fn job(&self) -> Result<Arc<dyn Job<Fold = KoratReport>>, BadInput> {
+        let scope = self.scope()?;
+        let space = self.space(scope)?;
+        let registration = find_korat_subject(&self.subject).expect("found by `space`");
+        let settings = KoratSettings {
+            scope,
+            threads: self.threads,
+            prune_eq_classes: !self.no_eq_pruning,
+            record: self.run.out.is_some(),
+        };
+        let job = KoratJob::new(
+            self.subject.clone(),
+            space,
+            (registration.invariants)(),
+            settings,
+            Some(self.command(scope)),
+        );
+        Ok(Arc::new(job))
+    }
+}
+
+/// One line of a Korat run's `structures.jsonl`: a valid candidate.
+#[derive(serde::Serialize)]
+struct CandidateRecord<'a> {
+    index: usize,
+    /// Each field's value, by the names in `events.ndjson`'s start (a
+    /// reference as its object's index, `null` for null).
+    fields: &'a [Option<i64>],
+}
+
+pub fn run(args: &KoratArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
+    let job = args.job()?;
+    let scope = args.scope()?;
+    let space_size = args.space(scope)?.size();
+    let mut finished = crate::run::run(job, options)?;
+    let report = std::mem::take(&mut finished.fold);
+    let stop = finished.stop(report.stop);
+    let pruned = !args.no_eq_pruning && !report.classes.is_empty();
+    let facts = finished.facts(report.run.clone(), stop, args.command(scope));
+    let summary = KoratSummary {
+        subject: args.subject.clone(),
+        type_name: report.model.clone(),
+        engine: if pruned { "korat+" } else { "korat" }.into(),
+        scope,
+        structures: report.found,
+        explored: report.explored,
+        seconds: report.seconds,
+        space_size,
+        classes: report.classes.len(),
+        failures: report.failures.iter().map(|f| f.count).sum(),
+        failure_groups: report.failures.clone(),
+        run: facts,
+    };
+    let mut files = Vec::new();
+    if args.run.out.is_some() {
+        let mut lines = Vec::new();
+        for (index, fields) in report.structures.iter().enumerate() {
+            serde_json::to_writer(&mut lines, &CandidateRecord { index, fields })?;
+            lines.push(b'\n');
+        }
+        files.push(("structures.jsonl".to_owned(), lines));
+    }
+    let summary = finished.write(&args.run, files, summary, |s| &mut s.run)?;
     match args.format {
-        Format::Json => println!(
-            "{}",
-            serde_json::json!({
-                "subject": args.subject,
-                "engine": if options.prune_eq_classes && !stats.classes.is_empty() { "korat+" } else { "korat" },
-                "scope": scope,
-                "structures": stats.found,
-                "explored": stats.explored,
-                "seconds": stats.seconds,
-                "threads": args.threads,
-                "space_size": space.size(),
-                "classes": stats.classes.len(),
-            })
-        ),
+        Format::Json => print(serde_json::to_string(&summary)?)?,
         Format::Text => {
-            println!(
-                "smallscope korat {}: scope {}, {} fields, space of {:.3e} candidates",
-                args.subject,
-                scope,
-                space.slots.len(),
-                space.size()
+            let mut text = format!(
+                "smallscope korat {}: scope {}, {} fields, space of {:.3e} candidates\n",
+                summary.subject,
+                summary.scope,
+                report.fields.len(),
+                summary.space_size
             );
-            println!(
+            text.push_str(&format!(
                 "total: {} structures, {} candidates explored, {:.3} s ({:.0} candidates/s)",
-                stats.found,
-                stats.explored,
-                stats.seconds,
-                stats.explored as f64 / stats.seconds.max(1e-9)
-            );
-            if !stats.classes.is_empty() {
-                println!("equivalence classes covered: {}", stats.classes.len());
+                summary.structures,
+                summary.explored,
+                summary.seconds,
+                summary.explored as f64 / summary.seconds.max(1e-9)
+            ));
+            if summary.classes > 0 {
+                text.push_str(&format!("\nequivalence classes covered: {}", summary.classes));
             }
+            if summary.run.stop.is_early() {
+                text.push_str(&format!("\nstopped early ({}): the search is incomplete", summary.run.stop.describe()));
+            }
+            for (i, failure) in summary.failure_groups.iter().enumerate() {
+                text.push_str(&format!("\n\nfailure {}: {} ({} candidates)", i + 1, failure.describe(), failure.count));
+                text.push_str(&format!("\n  candidate: {}", failure.witness.text));
+            }
+            crate::run::finish_text(&mut text, &summary.run, None);
+            print(text)?;
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(finished.exit_code(!summary.failure_groups.is_empty()))
 }

@@ -1,18 +1,29 @@
-//! The process's memory use, for reports and memory limits (Linux `/proc`;
-//! elsewhere these report nothing and limits are not enforced).
+//! Memory use, for reports and limits (Linux `/proc` and `getrusage`;
+//! elsewhere these report nothing).
 
-fn status_kib(key: &str) -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+fn status_kib(path: &str, key: &str) -> Option<u64> {
+    let status = std::fs::read_to_string(path).ok()?;
     let line = status.lines().find(|l| l.starts_with(key))?;
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
-/// Peak resident set size in bytes (`VmHWM`).
+/// This process's peak resident set size in bytes (`VmHWM`).
 pub fn peak_memory_bytes() -> Option<u64> {
-    status_kib("VmHWM:").map(|kib| kib * 1024)
+    status_kib("/proc/self/status", "VmHWM:").map(|kib| kib * 1024)
 }
 
-/// Current resident set size in bytes (`VmRSS`).
-pub fn resident_memory_bytes() -> Option<u64> {
-    status_kib("VmRSS:").map(|kib| kib * 1024)
+/// The resident set size of process `pid`, in bytes.
+pub fn resident_bytes_of(pid: u32) -> Option<u64> {
+    status_kib(&format!("/proc/{pid}/status"), "VmRSS:").map(|kib| kib * 1024)
+}
+
+/// The largest peak resident set size of the children reaped so far (the
+/// workers), in bytes.
+pub fn peak_of_children() -> Option<u64> {
+    // SAFETY: `getrusage` fills the struct it is given.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        (libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) == 0).then_some(usage)
+    }?;
+    (usage.ru_maxrss > 0).then(|| usage.ru_maxrss as u64 * 1024)
 }

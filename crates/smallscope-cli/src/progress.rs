@@ -1,32 +1,43 @@
-//! A progress bar on standard error, drawn only when it is a terminal.
+//! What a person sees while a run goes: a progress line on a terminal,
+//! each failure as soon as it is committed, and each restart of a worker.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::ops::ControlFlow;
+use smallscope::events::{Event, Failure};
+use smallscope::runner::{Batch, Control, Killed, Observer};
 
-use smallscope::beapi::{LevelStats, Progress};
+use crate::signals::Interrupts;
+use crate::staging::Staging;
 
-use crate::memory::resident_memory_bytes;
-
-pub struct Bar {
-    bar: ProgressBar,
-    level: u32,
-    /// Stop the run when resident memory passes this many bytes.
-    memory_limit: Option<u64>,
-    /// Words for a random run instead of BEAPI's levels.
-    random: bool,
+/// Standard error, shared by the progress line and the lines printed under it.
+#[derive(Clone)]
+pub struct Console {
+    bar: Arc<ProgressBar>,
 }
 
-impl Bar {
-    pub fn new(memory_limit: Option<u64>) -> Self {
+impl Console {
+    pub fn new() -> Self {
         // indicatif draws nothing when standard error is not a terminal.
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
         bar.set_style(ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}").expect("valid template"));
-        Bar { bar, level: 0, memory_limit, random: false }
+        Console { bar: Arc::new(bar) }
     }
 
-    /// A bar for `smallscope random`: sequences and failure groups.
-    pub fn for_random(memory_limit: Option<u64>) -> Self {
-        Bar { random: true, ..Bar::new(memory_limit) }
+    /// Prints a line above the progress line (or alone, off a terminal).
+    pub fn line(&self, text: &str) {
+        if self.bar.is_hidden() {
+            eprintln!("{text}");
+        } else {
+            self.bar.println(text);
+        }
+    }
+
+    fn status(&self, text: String) {
+        self.bar.set_message(text);
+        self.bar.tick();
     }
 
     pub fn finish(&self) {
@@ -34,36 +45,97 @@ impl Bar {
     }
 }
 
-impl Progress for Bar {
-    fn level_started(&mut self, level: u32, frontier: usize) {
-        self.level = level;
-        self.bar.set_message(format!("level {level}: extending {frontier} structures"));
+impl Default for Console {
+    fn default() -> Self {
+        Self::new()
     }
-    fn tick(&mut self, explored: u64, structures: usize) -> ControlFlow<String> {
-        if self.random {
-            crate::partial::executed(explored);
-            self.bar.set_message(format!("{explored} sequences executed, {structures} failure groups"));
-        } else {
-            self.bar
-                .set_message(format!("level {}: {explored} sequences explored, {structures} structures", self.level));
+}
+
+/// The observer of a supervised run on the command line: it stages each
+/// commit, shows progress and failures, and turns Ctrl-C into a stop.
+pub struct Watch<'a> {
+    pub console: Console,
+    pub staging: &'a mut Staging,
+    pub interrupts: &'a Interrupts,
+    /// Failures already told, by what they are.
+    told: HashSet<String>,
+    interrupts_seen: usize,
+    started: Instant,
+    /// A staging write failed: the run stops, and says why.
+    pub error: Option<anyhow::Error>,
+}
+
+impl<'a> Watch<'a> {
+    pub fn new(console: Console, staging: &'a mut Staging, interrupts: &'a Interrupts) -> Self {
+        Watch {
+            console,
+            staging,
+            interrupts,
+            told: HashSet::new(),
+            interrupts_seen: 0,
+            started: Instant::now(),
+            error: None,
         }
-        self.bar.tick();
-        match (self.memory_limit, resident_memory_bytes()) {
-            (Some(limit), Some(used)) if used > limit => {
-                ControlFlow::Break(format!("memory limit of {} MiB reached", limit / (1024 * 1024)))
+    }
+
+    fn tell(&mut self, failure: &Failure) {
+        let what = failure.describe();
+        if self.told.insert(what.clone()) {
+            self.console.line(&format!("found: {what}: {}", failure.witness.text));
+        }
+    }
+}
+
+impl Observer for Watch<'_> {
+    fn batch(&mut self, batch: &Batch) {
+        if let Err(error) = self.staging.append(batch) {
+            self.error.get_or_insert(error);
+        }
+        for event in &batch.events {
+            match event {
+                Event::Failure(failure) => self.tell(failure),
+                Event::Progress(progress) => {
+                    let c = &progress.counts;
+                    self.console.status(format!(
+                        "{} explored, {} kept, {} failing ({:.0} s)",
+                        c.explored, c.structures, c.failing, progress.seconds
+                    ));
+                }
+                Event::Level(level) => self.console.status(format!(
+                    "level {} done: {} new structures, {} explored",
+                    level.level, level.structures, level.explored
+                )),
+                Event::Note(note) => self.console.line(&format!("note: {}", note.text)),
+                _ => {}
             }
-            _ => ControlFlow::Continue(()),
         }
     }
-    fn level_finished(&mut self, stats: &LevelStats) {
-        self.bar.set_message(format!("level {} done: {} new structures", stats.level, stats.structures));
+
+    fn killed(&mut self, killed: &Killed) {
+        if let Err(error) = self.staging.save() {
+            self.error.get_or_insert(error);
+        }
+        self.console
+            .line(&format!("the worker died ({}: {}); restarting past that input", killed.kind, killed.message));
     }
-    fn found(&mut self, failure: &str) {
-        crate::partial::found(failure);
-        self.bar.println(format!("found: {failure}"));
-    }
-    fn message(&mut self, text: &str) {
-        self.bar.set_message(text.to_owned());
-        self.bar.tick();
+
+    fn poll(&mut self) -> Control {
+        if self.error.is_some() {
+            return Control::Abandon;
+        }
+        let count = self.interrupts.count();
+        if count == self.interrupts_seen {
+            return Control::Continue;
+        }
+        self.interrupts_seen = count;
+        if count == 1 {
+            self.console.line(&format!(
+                "interrupted after {:.1} s: finishing and writing what was found (again to stop at once)",
+                self.started.elapsed().as_secs_f64()
+            ));
+            Control::Interrupt
+        } else {
+            Control::Abandon
+        }
     }
 }

@@ -1,17 +1,17 @@
 //! `smallscope random`: directed random testing of a registered subject.
 
-use std::io::Write as _;
-use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
-use anyhow::Context as _;
 use smallscope::emit::{random_error_tests, random_regression_tests, RandomTestOptions};
 use smallscope::random::{IndexPruning, RandomConfig, RandomReport};
+use smallscope::runner::Job;
 
 use crate::beapi_command::Format;
-use crate::progress::Bar;
-use crate::{find_subject, BadInput};
+use crate::run::RunOptions;
+use crate::summary::RandomSummary;
+use crate::{find_subject, print, program, BadInput, RunArgs};
 
 #[derive(clap::Args)]
 pub struct RandomArgs {
@@ -25,9 +25,6 @@ pub struct RandomArgs {
     pub sequences: Option<u64>,
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Write `error_tests.rs`, `regression_tests.rs` and `failures.json` into DIR.
-    #[arg(long, value_name = "DIR")]
-    pub out: Option<PathBuf>,
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
     /// Seed values for integer arguments, separated by commas.
@@ -54,9 +51,9 @@ pub struct RandomArgs {
     /// Keep failing sequences as found, without simplifying them.
     #[arg(long)]
     pub no_simplify: bool,
-    /// Stop, keeping what was found, when resident memory passes this many MiB.
-    #[arg(long, value_name = "MIB")]
-    pub memory_limit_mb: Option<u64>,
+    /// `--out DIR` writes `error_tests.rs`, `regression_tests.rs` and `failures.json` too.
+    #[command(flatten)]
+    pub run: RunArgs,
 }
 
 /// `10s`, `1.5s`, `500ms`, `2m`, or plain seconds.
@@ -68,7 +65,7 @@ pub fn parse_duration(text: &str) -> Result<Duration, BadInput> {
         None => (text, "s"),
     };
     let value: f64 = number.trim().parse().map_err(|_| bad())?;
-    let seconds = match unit {
+    let seconds: f64 = match unit {
         "ms" => value / 1000.0,
         "s" => value,
         "m" | "min" => value * 60.0,
@@ -81,7 +78,7 @@ pub fn parse_duration(text: &str) -> Result<Duration, BadInput> {
     if seconds == 0.0 {
         return Err(BadInput(format!("the time limit must be more than zero (got `{text}`)")));
     }
-    Ok(Duration::from_secs_f64(seconds))
+    Duration::try_from_secs_f64(seconds).map_err(|_| bad())
 }
 
 fn config(args: &RandomArgs) -> Result<RandomConfig, BadInput> {
@@ -110,15 +107,19 @@ fn config(args: &RandomArgs) -> Result<RandomConfig, BadInput> {
     Ok(config)
 }
 
-/// The command that repeats this run exactly: the sequence count pins it
-/// down where a time limit would not.
-fn replay_command(args: &RandomArgs, report: &RandomReport) -> String {
-    format!("{} --sequences {}", replay_base(args), report.sequences)
+impl RandomArgs {
+    /// The run as a job: what the supervisor runs, and its workers.
+    pub fn job(&self) -> Result<Arc<dyn Job<Fold = RandomReport>>, BadInput> {
+        let registration = find_subject(&self.subject)?;
+        let config = config(self)?;
+        Ok(registration.subject().random(config, self.subject.clone(), Some(replay_base(self))))
+    }
 }
 
-/// The replay command without its sequence count.
+/// The command that repeats this run without its sequence count; with
+/// `--sequences N` it repeats it exactly, where a time limit would not.
 fn replay_base(args: &RandomArgs) -> String {
-    let mut command = format!("smallscope random {} --seed {}", args.subject, args.seed);
+    let mut command = format!("{} random {} --seed {}", program(), args.subject, args.seed);
     if let Some(ints) = &args.ints {
         let ints: Vec<String> = ints.iter().map(i64::to_string).collect();
         command.push_str(&format!(" --ints={}", ints.join(",")));
@@ -145,95 +146,83 @@ fn replay_base(args: &RandomArgs) -> String {
     command
 }
 
-pub fn run(args: &RandomArgs) -> anyhow::Result<ExitCode> {
-    let registration = find_subject(&args.subject)?;
-    let config = config(args)?;
-    let subject = registration.subject();
-    crate::partial::start(replay_base(args));
-    let mut bar = Bar::for_random(args.memory_limit_mb.map(|mb| mb * 1024 * 1024));
-    let report = subject.random(&config, &mut bar).map_err(BadInput::from)?;
-    bar.finish();
-    let replay = replay_command(args, &report);
-    if let Some(dir) = &args.out {
-        write_outputs(dir, args, &report, &replay)?;
-    }
-    let mut stdout = std::io::stdout().lock();
-    match args.format {
-        Format::Json => {
-            let mut summary = serde_json::to_value(&report)?;
-            summary["subject"] = args.subject.clone().into();
-            summary["type"] = report.subject.clone().into();
-            summary["failure_group_count"] = report.failure_groups.len().into();
-            summary["regression_test_count"] = report.regression_tests.len().into();
-            summary["replay"] = replay.clone().into();
-            summary.as_object_mut().expect("an object").remove("regression_tests");
-            serde_json::to_writer_pretty(&mut stdout, &summary)?;
-            writeln!(stdout)?;
-        }
-        Format::Text => print_text(&mut stdout, args, &report, &replay)?,
-    }
-    Ok(if report.failure_groups.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
-}
-
-fn print_text(
-    out: &mut impl std::io::Write,
-    args: &RandomArgs,
-    report: &RandomReport,
-    replay: &str,
-) -> anyhow::Result<()> {
-    writeln!(
-        out,
-        "random {} ({}), seed {}: {} sequences in {:.2} s ({:.0} per second); stopped by {}",
-        args.subject,
-        report.subject,
-        report.seed,
-        report.sequences,
-        report.seconds,
-        report.sequences_per_second,
-        report.stopped_by
-    )?;
-    writeln!(
-        out,
-        "  legal {}, illegal {}, redundant {}, stored for reuse {}",
-        report.legal, report.illegal, report.redundant, report.stored
-    )?;
-    writeln!(out, "  contracts: {}", report.contracts.join(", "))?;
-    writeln!(out, "  failure groups: {}", report.failure_groups.len())?;
-    for (i, group) in report.failure_groups.iter().enumerate() {
-        let place = group.location.as_deref().map(|l| format!(" at {l}")).unwrap_or_default();
-        writeln!(
-            out,
-            "  [{}] {} after `{}` ({} failing sequences): {}{place}",
-            i + 1,
-            group.contract,
-            group.operation,
-            group.count,
-            group.message.lines().next().unwrap_or("")
-        )?;
-        writeln!(
-            out,
-            "      calls: {} first found, {} smallest found, {} simplified: {}",
-            group.first_calls, group.calls_before, group.calls_after, group.sequence
-        )?;
-    }
-    writeln!(out, "  regression tests: {}", report.regression_tests.len())?;
-    if let Some(dir) = &args.out {
-        writeln!(out, "  wrote {}", dir.display())?;
-    }
-    writeln!(out, "seed {}; replay: {replay}", report.seed)?;
-    Ok(())
-}
-
-fn write_outputs(dir: &Path, args: &RandomArgs, report: &RandomReport, replay: &str) -> anyhow::Result<()> {
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let options =
-        RandomTestOptions { command: format!("{replay} --out {}", dir.display()), subject: args.subject.clone() };
-    let write = |name: &str, text: String| {
-        let path = dir.join(name);
-        std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))
+pub fn run(args: &RandomArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
+    let job = args.job()?;
+    let mut finished = crate::run::run(job, options)?;
+    let report = std::mem::take(&mut finished.fold);
+    let stop = finished.stop(report.stop);
+    let replay = format!("{} --sequences {}", replay_base(args), report.sequences);
+    let facts = finished.facts(report.run.clone(), stop, replay.clone());
+    let summary = RandomSummary {
+        subject: args.subject.clone(),
+        type_name: report.subject.clone(),
+        engine: "random".into(),
+        seed: report.seed,
+        sequences: report.sequences,
+        sequences_per_second: report.sequences_per_second(),
+        illegal: report.illegal,
+        redundant: report.redundant,
+        legal: report.legal,
+        stored: report.stored,
+        failure_groups: report.failure_groups.clone(),
+        failure_group_count: report.failure_groups.len(),
+        regression_test_count: report.regression_tests.len(),
+        seconds: report.seconds,
+        stopped_by: stop.describe().to_owned(),
+        contracts: report.contracts.clone(),
+        notes: report.notes.clone(),
+        run: facts,
     };
-    write("error_tests.rs", random_error_tests(report, &options))?;
-    write("regression_tests.rs", random_regression_tests(report, &options))?;
-    write("failures.json", serde_json::to_string_pretty(&report.failure_groups)? + "\n")?;
-    Ok(())
+    let mut files = Vec::new();
+    if let Some(dir) = &args.run.out {
+        let options =
+            RandomTestOptions { command: format!("{replay} --out {}", dir.display()), subject: args.subject.clone() };
+        files.push(("error_tests.rs".to_owned(), random_error_tests(&report, &options).into_bytes()));
+        files.push(("regression_tests.rs".to_owned(), random_regression_tests(&report, &options).into_bytes()));
+        files.push((
+            "failures.json".to_owned(),
+            (serde_json::to_string_pretty(&report.failure_groups)? + "\n").into_bytes(),
+        ));
+    }
+    let summary = finished.write(&args.run, files, summary, |s| &mut s.run)?;
+    match args.format {
+        Format::Json => print(serde_json::to_string_pretty(&summary)?)?,
+        Format::Text => print(text(args, &summary, &report))?,
+    }
+    Ok(finished.exit_code(!report.failure_groups.is_empty()))
+}
+
+fn text(args: &RandomArgs, summary: &RandomSummary, report: &RandomReport) -> String {
+    let mut out = format!(
+        "random {} ({}), seed {}: {} sequences in {:.2} s ({:.0} per second); stopped by {}\n",
+        args.subject,
+        summary.type_name,
+        summary.seed,
+        summary.sequences,
+        summary.seconds,
+        summary.sequences_per_second,
+        summary.stopped_by
+    );
+    out.push_str(&format!(
+        "  legal {}, illegal {}, redundant {}, stored for reuse {}\n",
+        summary.legal, summary.illegal, summary.redundant, summary.stored
+    ));
+    out.push_str(&format!("  contracts: {}\n", summary.contracts.join(", ")));
+    for note in &summary.notes {
+        out.push_str(&format!("  note: {note}\n"));
+    }
+    out.push_str(&format!("  failure groups: {}\n", summary.failure_groups.len()));
+    for (i, group) in summary.failure_groups.iter().enumerate() {
+        out.push_str(&format!("  [{}] {} ({} failing sequences)\n", i + 1, group.describe(), group.count));
+        let shrink = group.shrink.map_or(format!("{}", group.witness.calls), |s| {
+            format!("{} first found, {} smallest found, {} simplified", s.first, s.smallest, s.simplified)
+        });
+        out.push_str(&format!("      calls: {shrink}: {}\n", group.witness.text));
+    }
+    out.push_str(&format!("  regression tests: {}", report.regression_tests.len()));
+    if let Some(dir) = &args.run.out {
+        out.push_str(&format!("\n  wrote {}", dir.display()));
+    }
+    crate::run::finish_text(&mut out, &summary.run, Some(summary.seed));
+    out
 }

@@ -5,7 +5,6 @@
 mod common;
 
 use common::*;
-use std::path::Path;
 
 /// Runs a command that must be refused as bad input, in one line of stderr.
 fn refused_in_one_line(args: &[&str]) -> String {
@@ -47,7 +46,7 @@ fn assert_found(subject: &str, contract: &str, code: i32, summary: &serde_json::
     assert_eq!(code, 1, "{subject}: failures exit 1");
     for group in groups {
         assert_eq!(group["contract"], contract, "{subject}: {group:#}");
-        let calls = group["calls_after"].as_u64().unwrap();
+        let calls = group["witness"]["calls"].as_u64().unwrap();
         assert!(calls <= 6, "{subject}: simplified to {calls} calls, more than 6: {group:#}");
     }
 }
@@ -114,17 +113,6 @@ fn json_summary_has_the_contract_fields_and_the_exit_code_follows_failures() {
     assert_eq!(code, 0);
 }
 
-/// Every file of `dir`, by name.
-fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
-        .collect();
-    out.sort();
-    out
-}
-
 #[test]
 fn the_same_seed_gives_byte_identical_outputs() {
     let run = |seed: &str| {
@@ -132,11 +120,11 @@ fn the_same_seed_gives_byte_identical_outputs() {
         let args = ["random", "dll-bug-remove", "--seed", seed, "--sequences", "3000", "--out", "out"];
         let output = smallscope(&args, dir.path());
         assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
-        files(&dir.path().join("out"))
+        outputs(&dir.path().join("out"))
     };
     let first = run("11");
     let names: Vec<&str> = first.iter().map(|(n, _)| n.as_str()).collect();
-    assert_eq!(names, ["error_tests.rs", "failures.json", "regression_tests.rs"]);
+    assert_eq!(names, ["error_tests.rs", "events.ndjson", "failures.json", "regression_tests.rs", "summary.json"]);
     assert!(first.iter().all(|(_, bytes)| !bytes.is_empty()));
     assert!(first == run("11"), "two runs with seed 11 wrote different files");
     let other = run("12");

@@ -43,9 +43,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::api::{Arg, Operation, Outcome, Returned, Subject};
 use crate::beapi::{BeapiConfig, BeapiReport, Builders};
 use crate::events::During;
-use crate::runner::{run_captured, RunError, UserCode};
 use crate::heap::{Linearizer, Schema};
 use crate::korat::{self, Model, SearchOptions};
+use crate::runner::{run_captured, RunError, UserCode};
 use crate::sequence::{Output, StepArg};
 use crate::ConfigError;
 
@@ -107,7 +107,7 @@ pub enum CompareError {
 }
 
 /// Which way the sets differ.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
     /// SA = SR.
@@ -118,6 +118,12 @@ pub enum Verdict {
     InvariantTooStrong,
     /// Each set has structures the other lacks.
     Differ,
+}
+
+impl Default for Verdict {
+    fn default() -> Self {
+        Verdict::Equal
+    }
 }
 
 impl Verdict {
@@ -233,7 +239,7 @@ impl Witness {
 }
 
 /// The result of comparing SA (from the API) with SR (from an invariant).
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Comparison {
     /// The API's Rust type.
     pub subject: String,
@@ -247,8 +253,10 @@ pub struct Comparison {
     /// |SA ∩ SR|.
     pub both: usize,
     /// SA \ SR, smallest first (fewest objects, then text).
+    #[serde(default)]
     pub only_api: Vec<Witness>,
     /// SR \ SA, smallest first.
+    #[serde(default)]
     pub only_invariant: Vec<Witness>,
     pub verdict: Verdict,
     /// BEAPI's builders.
@@ -409,8 +417,8 @@ pub fn compare<T: Subject, M: Model>(
         korat::search_with(space, &invariants, SearchOptions { prune_eq_classes: false }, &mut |candidate| {
             let converted = run_captured(UserCode::new(During::Convert, 0), || convert(M::view(candidate, 0, 0)))
                 .map_err(|outcome| match outcome {
-                Outcome::Panicked(panic) | Outcome::AssumeFailed(panic) => panic.to_string(),
-            });
+                    Outcome::Panicked(panic) | Outcome::AssumeFailed(panic) => panic.to_string(),
+                });
             sink(converted);
         })
     };
@@ -914,5 +922,110 @@ mod tests {
         assert_eq!(Verdict::of(0, 2), Verdict::InvariantTooWeak);
         assert_eq!(Verdict::of(1, 0), Verdict::InvariantTooStrong);
         assert_eq!(Verdict::of(1, 2), Verdict::Differ);
+    }
+}
+
+/// A registered comparison as a [`Job`]. A comparison runs whole: it has no
+/// commit to resume from, and an attempt that dies starts again.
+pub struct CompareJob {
+    registration: &'static CompareRegistration,
+    name: String,
+    settings: CompareSettings,
+    options: CompareOptions,
+    command: Option<String>,
+}
+
+impl CompareJob {
+    pub fn new(
+        registration: &'static CompareRegistration,
+        settings: CompareSettings,
+        options: CompareOptions,
+        command: Option<String>,
+    ) -> Self {
+        CompareJob { registration, name: registration.name.to_owned(), settings, options, command }
+    }
+}
+
+/// A comparison's events, folded.
+#[derive(Debug, Clone, Default)]
+pub struct ComparisonReport {
+    pub run: String,
+    pub name: String,
+    pub comparison: Comparison,
+    pub stop: Option<crate::events::Stop>,
+}
+
+impl crate::events::Fold for ComparisonReport {
+    fn apply(&mut self, event: crate::events::Event) {
+        use crate::events::Event;
+        match event {
+            Event::RunStarted(started) => {
+                self.run = started.run;
+                self.name = started.subject;
+            }
+            Event::Difference(difference) => match difference.side {
+                Side::OnlyApi => self.comparison.only_api.push(difference.witness),
+                Side::OnlyInvariant => self.comparison.only_invariant.push(difference.witness),
+            },
+            Event::Compared(comparison) => {
+                let (only_api, only_invariant) = (
+                    std::mem::take(&mut self.comparison.only_api),
+                    std::mem::take(&mut self.comparison.only_invariant),
+                );
+                self.comparison = Comparison { only_api, only_invariant, ..comparison };
+            }
+            Event::RunFinished(finished) => self.stop = Some(finished.stop),
+            _ => {}
+        }
+    }
+}
+
+impl crate::runner::Job for CompareJob {
+    type Fold = ComparisonReport;
+
+    fn run(
+        &self,
+        _start: crate::runner::Start<'_, ComparisonReport>,
+        out: &mut dyn crate::events::Sink,
+    ) -> Result<(), ConfigError> {
+        use crate::events::{Configuration, Counts, Engine, Event, RunFinished, RunStarted, Stop, SCHEMA_VERSION};
+        let started = Instant::now();
+        let configuration = Configuration::Compare(self.settings.clone());
+        out.event(Event::RunStarted(RunStarted {
+            schema: SCHEMA_VERSION,
+            run: RunStarted::run_id(Engine::Compare, &self.name, &configuration, None),
+            engine: Engine::Compare,
+            subject: self.name.clone(),
+            type_name: String::new(),
+            configuration,
+            seed: None,
+            command: self.command.clone(),
+            operations: Vec::new(),
+            fields: Vec::new(),
+            contracts: Vec::new(),
+        }));
+        let mut comparison = (self.registration.run)(self.settings.scope, &self.settings.invariant, &self.options)
+            .map_err(|e| ConfigError::Invalid(e.to_string()))?;
+        for (side, witnesses) in
+            [(Side::OnlyApi, &mut comparison.only_api), (Side::OnlyInvariant, &mut comparison.only_invariant)]
+        {
+            for (position, witness) in std::mem::take(witnesses).into_iter().enumerate() {
+                out.event(Event::Difference(Difference { side, position, witness }));
+            }
+        }
+        let counts = Counts {
+            explored: comparison.korat_explored,
+            structures: (comparison.api_structures + comparison.invariant_structures) as u64,
+            ..Counts::default()
+        };
+        let stop = if comparison.incomplete { Stop::TimeLimit } else { Stop::Complete };
+        out.event(Event::Compared(comparison));
+        out.event(Event::RunFinished(RunFinished {
+            stop,
+            seconds: started.elapsed().as_secs_f64(),
+            counts,
+            group_counts: Vec::new(),
+        }));
+        Ok(())
     }
 }

@@ -45,6 +45,8 @@ pub enum Event {
     RegressionTest(crate::random::RegressionTest),
     /// A structure in one set of a comparison and not the other.
     Difference(crate::compare::Difference),
+    /// A comparison's result, its witnesses aside (they come as differences).
+    Compared(crate::compare::Comparison),
     RunFinished(RunFinished),
 }
 
@@ -257,18 +259,10 @@ impl During {
     }
 
     pub(crate) fn from_code(code: u64) -> During {
-        [
-            During::Call,
-            During::Clone,
-            During::Drop,
-            During::RepOk,
-            During::EqClass,
-            During::Check,
-            During::Convert,
-        ]
-        .get(code as usize)
-        .copied()
-        .unwrap_or(During::Call)
+        [During::Call, During::Clone, During::Drop, During::RepOk, During::EqClass, During::Check, During::Convert]
+            .get(code as usize)
+            .copied()
+            .unwrap_or(During::Call)
     }
 }
 
@@ -318,27 +312,40 @@ impl Failure {
         }
     }
 
-    /// `panic in `add`: index out of bounds at src/x.rs:3:5`: one line.
+    /// The failure on one line, e.g. ``panic in `add`: index out of
+    /// bounds at src/x.rs:3:5`` or ``rep_ok returned false after `remove` ``.
     pub fn describe(&self) -> String {
-        let what = match (&self.contract, self.kind) {
-            (Some(contract), FailureKind::Contract) => contract.clone(),
-            _ => self.kind.name().to_owned(),
+        let after = |what: &str| match &self.operation {
+            Some(op) => format!("{what} after `{op}`"),
+            None => what.to_owned(),
         };
-        let place = match (self.during, &self.operation) {
-            (During::Call, Some(op)) => format!(" in `{op}`"),
-            (During::Check | During::RepOk, Some(op)) => {
-                format!(" in {} after `{op}`", if self.during == During::RepOk { "rep_ok" } else { "a check" })
+        let code = match self.during {
+            During::Call => match &self.operation {
+                Some(op) => format!("`{op}`"),
+                None => "a call".to_owned(),
+            },
+            During::Clone => "`Clone`".to_owned(),
+            During::Drop => "`Drop`".to_owned(),
+            During::RepOk => after("rep_ok"),
+            During::EqClass => "eq_class".to_owned(),
+            During::Check => after(&format!("the {} check", self.contract.as_deref().unwrap_or("contract"))),
+            During::Convert => "the conversion of a candidate".to_owned(),
+        };
+        let what = match (self.kind, self.during) {
+            (FailureKind::RepOkFalse, _) => after("rep_ok returned false"),
+            (FailureKind::Contract, _) => {
+                after(&format!("{} broken", self.contract.as_deref().unwrap_or("a contract")))
             }
-            (During::Clone, _) => " in `Clone`".to_owned(),
-            (During::Drop, _) => " in `Drop`".to_owned(),
-            (During::RepOk, None) => " in rep_ok".to_owned(),
-            (During::EqClass, _) => " in eq_class".to_owned(),
-            (During::Convert, _) => " converting a candidate".to_owned(),
-            (During::Call | During::Check, None) => String::new(),
+            (FailureKind::Panic, During::Call) => format!("panic in {code}"),
+            (FailureKind::Panic, _) => format!("{code} panicked"),
+            (kind, _) => format!("{kind} in {code}"),
         };
-        let location = self.location.as_deref().map(|l| format!(" at {l}")).unwrap_or_default();
         let message = self.message.lines().next().unwrap_or("");
-        format!("{what}{place}: {message}{location}")
+        let location = self.location.as_deref().map(|l| format!(" at {l}")).unwrap_or_default();
+        match self.kind {
+            FailureKind::RepOkFalse => what,
+            _ => format!("{what}: {message}{location}"),
+        }
     }
 }
 

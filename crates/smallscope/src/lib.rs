@@ -51,8 +51,8 @@ pub mod sequence;
 pub use api::Subject;
 pub use beapi::{Beapi, BeapiConfig, BeapiReport, Builders};
 pub use error::{positive_seconds, ConfigError};
-pub use runner::RunError;
 pub use heap::Heap;
+pub use runner::RunError;
 pub use smallscope_macros::{api, Heap};
 
 /// Declares a precondition: when `cond` is false the call is API misuse and

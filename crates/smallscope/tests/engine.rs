@@ -18,9 +18,9 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use smallscope::beapi::StateStorage;
+use smallscope::emit::{rust_tests, RustTestOptions};
 use smallscope::events::{During, Failure, FailureKind, Stop};
 use smallscope::runner::{Control, Observer};
-use smallscope::emit::{rust_tests, RustTestOptions};
 use smallscope::sequence::Output;
 use smallscope::{Beapi, BeapiConfig, BeapiReport, Builders, ConfigError, RunError};
 
@@ -853,10 +853,7 @@ fn misuse_panic_patterns_turn_matching_panics_into_misuse() {
     assert_eq!(report.misuses, 2 * k * k * k);
     assert_eq!(report.failures.len(), 2, "{:?}", report.failures);
     assert_eq!(report.failure_count(), 2 * (k + k * k));
-    assert!(report
-        .failures
-        .iter()
-        .all(|g| g.kind == FailureKind::Panic && g.message.starts_with("poke")));
+    assert!(report.failures.iter().all(|g| g.kind == FailureKind::Panic && g.message.starts_with("poke")));
     // A pattern that matches nothing changes nothing.
     let report =
         Beapi::<Panicky>::new().scope(1).ints(0..2).builders(Builders::All).misuse_panic("^overflow").run().unwrap();
@@ -1268,12 +1265,8 @@ impl Observer for StopAfterFirstCommit {
 #[test]
 fn an_observer_can_interrupt_the_run() {
     let mut observer = StopAfterFirstCommit { commits: 0 };
-    let report = Beapi::<Unbounded>::new()
-        .scope(1)
-        .ints(0..10)
-        .builders(Builders::All)
-        .run_observed(&mut observer)
-        .unwrap();
+    let report =
+        Beapi::<Unbounded>::new().scope(1).ints(0..10).builders(Builders::All).run_observed(&mut observer).unwrap();
     assert!(observer.commits >= 1);
     assert_eq!(report.stop, Some(Stop::Interrupted));
     assert!(report.structure_count() > 0);
@@ -1383,7 +1376,10 @@ fn configuration_errors_name_the_offending_value() {
     assert!(matches!(seq().scope(0).run(), Err(RunError::Config(ConfigError::ZeroScope(0)))));
     assert!(matches!(seq().ints(3..3).run(), Err(RunError::Config(ConfigError::EmptyIntRange { start: 3, end: 3 }))));
     assert!(matches!(seq().misuse_panic("(unclosed").run(), Err(RunError::Config(ConfigError::BadPattern { .. }))));
-    assert!(matches!(seq().state_matching(false).run(), Err(RunError::Config(ConfigError::UnboundedWithoutStateMatching))));
+    assert!(matches!(
+        seq().state_matching(false).run(),
+        Err(RunError::Config(ConfigError::UnboundedWithoutStateMatching))
+    ));
     assert!(matches!(
         Beapi::<NoCtor>::new().builders(Builders::All).run(),
         Err(RunError::Config(ConfigError::SubjectWithoutConstructor))

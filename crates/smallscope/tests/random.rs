@@ -207,7 +207,8 @@ impl ShyDebug {
 #[test]
 fn panicking_debug_is_reported_with_its_location() {
     let report = run::<ShyDebug>(2_000, 5);
-    let group = report.failure_groups.iter().find(|g| g.contract.as_deref() == Some("debug-does-not-panic")).expect("found");
+    let group =
+        report.failure_groups.iter().find(|g| g.contract.as_deref() == Some("debug-does-not-panic")).expect("found");
     assert!(group.message.contains("too big to show"), "{}", group.message);
     assert!(group.location.as_deref().is_some_and(|l| l.contains("tests/random.rs")), "{:?}", group.location);
     // new(); inc(); inc(); inc() is the shortest way to n = 3.

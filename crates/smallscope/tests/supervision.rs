@@ -210,7 +210,8 @@ fn korat_resumes_from_any_part_to_the_same_end() {
     for threads in [1, 2] {
         let settings = KoratSettings { scope: 6, threads, prune_eq_classes: true, record: true };
         let space = korat::space::<Tree>(6).unwrap();
-        let job = KoratJob::new("test-tree".into(), space, Arc::new(korat::from_fn::<Tree>(plain_tree)), settings, None);
+        let job =
+            KoratJob::new("test-tree".into(), space, Arc::new(korat::from_fn::<Tree>(plain_tree)), settings, None);
         resumes_to_the_same_end(&job, &format!("korat, {threads} threads"));
     }
 }

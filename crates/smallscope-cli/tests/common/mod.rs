@@ -29,3 +29,57 @@ pub fn refused(args: &[&str]) -> String {
     assert!(message.starts_with("error"), "{args:?}: {message}");
     message
 }
+
+/// Keys whose values are timings or measurements, which two runs need not share.
+const TIMINGS: [&str; 4] = ["seconds", "level_seconds", "sequences_per_second", "peak_memory_bytes"];
+
+fn drop_timings(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::Object(map) => {
+            map.retain(|key, _| !TIMINGS.contains(&key.as_str()));
+            map.values_mut().for_each(drop_timings);
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(drop_timings),
+        _ => {}
+    }
+}
+
+/// JSON (one document, or one per line) with its timings left out: what
+/// two runs of the same job must agree on byte for byte.
+pub fn timeless(text: &[u8]) -> String {
+    let text = String::from_utf8_lossy(text);
+    let whole: Result<serde_json::Value, _> = serde_json::from_str(&text);
+    let documents: Vec<serde_json::Value> = match whole {
+        Ok(document) => vec![document],
+        Err(_) => text.lines().map(|line| serde_json::from_str(line).expect("a JSON line")).collect(),
+    };
+    documents
+        .into_iter()
+        .map(|mut document| {
+            drop_timings(&mut document);
+            document.to_string()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Every file of `dir`, by name; JSON files without their timings.
+pub fn outputs(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file())
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            let bytes = std::fs::read(&p).unwrap();
+            let bytes = if name.ends_with(".json") || name.ends_with(".ndjson") {
+                timeless(&bytes).into_bytes()
+            } else {
+                bytes
+            };
+            (name, bytes)
+        })
+        .collect();
+    out.sort();
+    out
+}

@@ -46,8 +46,8 @@ mod operation;
 mod registry;
 mod std_traits;
 
-pub use arg::{Arg, Primitive};
 pub use crate::runner::{assume_failed, Outcome, PanicInfo};
+pub use arg::{Arg, Primitive};
 pub use operation::{Access, AsInt, IntKind, Invoke, Operation, OperationInfo, ParamKind, ReturnKind, Returned};
 pub use registry::{find_subject, registered_subjects, ErasedSubject, Registration, SubjectHandle};
 pub use std_traits::{StdTraitTable, StdTraits};

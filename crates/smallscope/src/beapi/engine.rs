@@ -18,6 +18,7 @@ use crate::events::{
     Sink, Stop, StructureFound, Witness,
 };
 use crate::heap::{Linearizer, ObjRef, ObjectId, Prim, Schema, Visitor};
+use crate::runner::memory::{self, Pressure};
 use crate::runner::{drop_captured, flight, run_captured, Address, Killed, Outcome, StopFlag, UserCode};
 use crate::sequence::{Literal, Output, Program, Step, StepArg};
 use crate::ConfigError;
@@ -380,6 +381,9 @@ impl<'a, T: Subject> Search<'a, T> {
                             literal_choice: literal_odometer.current(),
                         };
                         self.execute(&call);
+                        if self.stop.is_some() {
+                            return;
+                        }
                         if self.counts.explored.is_multiple_of(COMMIT_EVERY) {
                             self.check_limits();
                             if self.stop.is_some() {
@@ -400,8 +404,8 @@ impl<'a, T: Subject> Search<'a, T> {
     }
 
     fn check_limits(&mut self) {
-        if self.cx.stop.is_some_and(StopFlag::is_set) {
-            self.stop = Some(Stop::Interrupted);
+        if let Some(reason) = self.cx.stop.and_then(StopFlag::reason) {
+            self.stop = Some(reason);
         } else if self.config.time_limit.is_some_and(|limit| self.seconds() >= limit.as_secs_f64()) {
             self.stop = Some(Stop::TimeLimit);
         }
@@ -500,8 +504,10 @@ impl<'a, T: Subject> Search<'a, T> {
         if let Err(Outcome::Panicked(panic) | Outcome::AssumeFailed(panic)) =
             drop_captured(UserCode::new(During::Drop, op as u16), value)
         {
-            let failure =
-                Failure { location: panic.location, ..self.failure(FailureKind::Panic, During::Drop, op, panic.message) };
+            let failure = Failure {
+                location: panic.location,
+                ..self.failure(FailureKind::Panic, During::Drop, op, panic.message)
+            };
             let input = input(self);
             self.file(failure, input);
         }
@@ -518,6 +524,22 @@ impl<'a, T: Subject> Search<'a, T> {
 
     fn execute(&mut self, call: &CallSite<'_>) {
         flight::position(self.address(0));
+        let before = memory::allocated();
+        self.execute_here(call);
+        match memory::pressure(before) {
+            Pressure::Fine => {}
+            Pressure::Stop => self.stop = Some(Stop::MemoryLimit),
+            Pressure::Culprit { kept, limit } => {
+                let failure =
+                    self.failure(FailureKind::OutOfMemory, During::Call, call.op, memory::culprit_message(kept, limit));
+                let input = self.call_input(call, None);
+                self.file(failure, input);
+                self.stop = Some(Stop::MemoryLimit);
+            }
+        }
+    }
+
+    fn execute_here(&mut self, call: &CallSite<'_>) {
         if let Some(killed) = self.killed_here() {
             if killed.during == During::Drop {
                 // The execution runs, but nothing it leaves is dropped.
@@ -549,8 +571,10 @@ impl<'a, T: Subject> Search<'a, T> {
         self.cx
             .killed
             .iter()
-            .find(|k| k.address.run == here.run && k.address.input == here.input && k.during != During::Drop
-                || k.address == here)
+            .find(|k| {
+                k.address.run == here.run && k.address.input == here.input && k.during != During::Drop
+                    || k.address == here
+            })
             .cloned()
     }
 

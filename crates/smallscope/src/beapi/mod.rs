@@ -190,7 +190,8 @@ pub struct BeapiJob<T> {
     config: BeapiConfig,
     /// The subject's registered name.
     name: String,
-    /// The command that reproduces the run.
+    /// The command that reproduces the run, but for `--builders`, which the
+    /// job adds once they are resolved.
     command: Option<String>,
     subject: PhantomData<fn() -> T>,
 }
@@ -212,6 +213,8 @@ impl<T: Subject> Job for BeapiJob<T> {
             None => resolve_builders::<T>(&self.config, start.killed)?,
         };
         let config = BeapiConfig { builders: Builders::Named(builders.clone()), ..self.config.clone() };
+        // The command repeats the run with the builders it used.
+        let command = self.command.as_ref().map(|c| format!("{c} --builders {}", builders.join(",")));
         let started = (resumed.is_none()).then(|| {
             let configuration = Configuration::Beapi(config.clone());
             RunStarted {
@@ -222,13 +225,13 @@ impl<T: Subject> Job for BeapiJob<T> {
                 type_name: std::any::type_name::<T>().to_owned(),
                 configuration,
                 seed: None,
-                command: self.command.clone(),
+                command: command.clone(),
                 operations: T::operations().iter().map(|op| op.info()).collect(),
                 fields: Vec::new(),
                 contracts: Vec::new(),
             }
         });
-        let cx = Context { run: 0, killed: start.killed, stop: Some(start.stop), out, replay: self.command.clone() };
+        let cx = Context { run: 0, killed: start.killed, stop: Some(start.stop), out, replay: command };
         let mut search = Search::<T>::new(&config, &builders, cx)?;
         match (resumed, started) {
             (Some(report), _) => search.resume(report)?,
@@ -246,7 +249,10 @@ impl<T: Subject> Job for BeapiJob<T> {
 }
 
 /// The builders to use, and a note on where they came from.
-fn resolve_builders<T: Subject>(config: &BeapiConfig, killed: &[Killed]) -> Result<(Vec<String>, Vec<String>), ConfigError> {
+fn resolve_builders<T: Subject>(
+    config: &BeapiConfig,
+    killed: &[Killed],
+) -> Result<(Vec<String>, Vec<String>), ConfigError> {
     Ok(match &config.builders {
         Builders::All => (T::operations().iter().map(|op| op.name.to_owned()).collect(), Vec::new()),
         Builders::Named(names) => (names.clone(), Vec::new()),

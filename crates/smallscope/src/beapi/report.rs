@@ -38,6 +38,8 @@ pub struct BeapiReport {
     /// The settings it ran with (builders resolved).
     #[serde(skip)]
     pub config: Option<BeapiConfig>,
+    /// The command that repeats the run, when it came from one.
+    pub command: Option<String>,
     /// The API, in declaration order; steps refer to it by index.
     pub operations: Vec<OperationInfo>,
     /// Names of the operations used to extend sequences.
@@ -70,6 +72,7 @@ impl Fold for BeapiReport {
                 self.name = started.subject;
                 self.subject = started.type_name;
                 self.operations = started.operations;
+                self.command = started.command;
                 if let Configuration::Beapi(config) = started.configuration {
                     self.scope = config.scope;
                     if let super::Builders::Named(names) = &config.builders {
@@ -102,7 +105,7 @@ impl Fold for BeapiReport {
                 self.take_counts(&finished.counts, &finished.group_counts, finished.seconds);
                 self.stop = Some(finished.stop);
             }
-            Event::RegressionTest(_) | Event::Difference(_) => {}
+            Event::RegressionTest(_) | Event::Difference(_) | Event::Compared(_) => {}
         }
     }
 }

@@ -13,7 +13,7 @@ mod random_tests;
 mod rust_tests;
 
 pub use atomic::{write_atomically, AtomicFile};
-pub use jsonl::write_jsonl;
+pub use jsonl::{write_jsonl, StructureRecord};
 pub use picture::{to_dot, to_svg, PictureError};
 pub use random_tests::{describe, random_error_tests, random_regression_tests, RandomTestOptions};
 pub use rust_tests::{rust_tests, type_expr, RustTestOptions};

@@ -131,37 +131,74 @@ impl Candidate {
 pub struct Bounds {
     /// `Class.field`, for error messages.
     pub field: &'static str,
-    pub ints: Option<Vec<i64>>,
-    pub length: Option<Vec<i64>>,
+    pub ints: Option<Domain>,
+    pub length: Option<Domain>,
     pub nullable: Option<bool>,
 }
 
+/// The values of a field's domain, or why it cannot have them.
+pub type Domain = Result<Vec<i64>, String>;
+
+/// The most values a field's domain may have: a search enumerates them.
+pub const MAX_DOMAIN: u64 = 1 << 20;
+
 /// Values that can bound a field: ranges, vectors and arrays of integers.
 pub trait IntoDomain {
-    fn into_domain(self) -> Vec<i64>;
+    fn into_domain(self) -> Domain;
+}
+
+fn range_domain(start: i64, end_inclusive: i64) -> Domain {
+    if end_inclusive < start {
+        return Ok(Vec::new());
+    }
+    let size = u128::from(end_inclusive.abs_diff(start)) + 1;
+    if size > u128::from(MAX_DOMAIN) {
+        return Err(format!(
+            "the domain {start}..={end_inclusive} has {size} values; at most {MAX_DOMAIN} (2^20) can be searched"
+        ));
+    }
+    Ok((start..=end_inclusive).collect())
 }
 
 impl IntoDomain for std::ops::Range<i64> {
-    fn into_domain(self) -> Vec<i64> {
-        self.collect()
+    fn into_domain(self) -> Domain {
+        match self.end.checked_sub(1) {
+            Some(last) => range_domain(self.start, last),
+            None => Ok(Vec::new()),
+        }
     }
 }
 
 impl IntoDomain for std::ops::RangeInclusive<i64> {
-    fn into_domain(self) -> Vec<i64> {
-        self.collect()
+    fn into_domain(self) -> Domain {
+        range_domain(*self.start(), *self.end())
     }
 }
 
 impl IntoDomain for Vec<i64> {
-    fn into_domain(self) -> Vec<i64> {
-        self
+    fn into_domain(self) -> Domain {
+        Ok(self)
     }
 }
 
 impl<const N: usize> IntoDomain for [i64; N] {
-    fn into_domain(self) -> Vec<i64> {
-        self.to_vec()
+    fn into_domain(self) -> Domain {
+        Ok(self.to_vec())
+    }
+}
+
+/// A bound's values, or an error recorded in `space` (and no values).
+fn bound_values(space: &mut SpaceBuilder, field: &str, bound: &Option<Domain>, missing: &str) -> Vec<i64> {
+    match bound {
+        Some(Ok(values)) => values.clone(),
+        Some(Err(why)) => {
+            space.error(format!("{field}: {why}"));
+            Vec::new()
+        }
+        None => {
+            space.error(format!("{field} needs {missing}"));
+            Vec::new()
+        }
     }
 }
 
@@ -218,13 +255,7 @@ macro_rules! int_field {
         impl FieldType for $t {
             type Out<'c> = $t;
             fn kind(space: &mut SpaceBuilder, _n: i64, bounds: &Bounds) -> FieldKind {
-                match &bounds.ints {
-                    Some(values) => FieldKind::Values(values.clone()),
-                    None => {
-                        space.error(format!("{} needs a domain: #[korat(ints = A..B)]", bounds.field));
-                        FieldKind::Values(Vec::new())
-                    }
-                }
+                FieldKind::Values(bound_values(space, bounds.field, &bounds.ints, "a domain: #[korat(ints = A..B)]"))
             }
             fn read(candidate: &Candidate, slot: usize) -> $t {
                 candidate.read_value(slot) as $t
@@ -273,10 +304,7 @@ impl FieldType for bool {
 impl<E: FieldType> FieldType for Array<E> {
     type Out<'c> = ArrayView<'c, E>;
     fn kind(space: &mut SpaceBuilder, n: i64, bounds: &Bounds) -> FieldKind {
-        let lengths = bounds.length.clone().unwrap_or_else(|| {
-            space.error(format!("{} needs lengths: #[korat(length = A..B)]", bounds.field));
-            Vec::new()
-        });
+        let lengths = bound_values(space, bounds.field, &bounds.length, "lengths: #[korat(length = A..B)]");
         let element = E::kind(space, n, bounds);
         if matches!(element, FieldKind::Array { .. }) {
             space.error(format!("{}: arrays of arrays are not supported", bounds.field));

@@ -114,7 +114,8 @@ impl Fold for KoratReport {
                 self.take_counts(&finished.counts, &finished.group_counts, finished.seconds);
                 self.stop = Some(finished.stop);
             }
-            Event::Level(_) | Event::Note(_) | Event::RegressionTest(_) | Event::Difference(_) => {}
+            Event::Level(_) | Event::Note(_) | Event::RegressionTest(_) | Event::Difference(_) | Event::Compared(_) => {
+            }
         }
     }
 }
@@ -270,7 +271,7 @@ impl Job for KoratJob {
             out.commit(&[]);
         });
         let complete = all_parts.is_none_or(|parts| parts_done >= parts);
-        let stop = if complete { Stop::Complete } else { Stop::Interrupted };
+        let stop = if complete { Stop::Complete } else { start.stop.reason().unwrap_or(Stop::Interrupted) };
         out.event(Event::RunFinished(RunFinished {
             stop,
             seconds: seconds(&started),

@@ -114,7 +114,10 @@ impl Part {
     /// Whether this part lies under `skip`: its prefix starts with those fields and values.
     fn under(&self, skip: &[(u32, u32)]) -> bool {
         skip.len() <= self.prefix.len()
-            && skip.iter().zip(&self.prefix).all(|(&(field, value), &mine)| mine == field && self.values[field as usize] == value)
+            && skip
+                .iter()
+                .zip(&self.prefix)
+                .all(|(&(field, value), &mine)| mine == field && self.values[field as usize] == value)
     }
 }
 
@@ -161,7 +164,12 @@ impl PartRun<'_> {
         found: &mut dyn FnMut(&Candidate) -> R,
     ) -> PartOutcome<R> {
         let space = candidate.space_arc();
-        let mut out = PartOutcome { stats: SearchStats::default(), found: Vec::new(), failures: Vec::new(), ending: Ending::Next };
+        let mut out = PartOutcome {
+            stats: SearchStats::default(),
+            found: Vec::new(),
+            failures: Vec::new(),
+            ending: Ending::Next,
+        };
         let mut stack = Vec::new();
         loop {
             out.stats.explored += 1;
@@ -274,11 +282,7 @@ const PROBE: u64 = 1 << 63;
 impl PartedSearch<'_> {
     /// Runs the parts after `parts_done` and calls `report` for each, in
     /// order; stops early (between parts) when `stop` is set.
-    pub fn run<R: Send>(
-        &self,
-        found: &(dyn Fn(&Candidate) -> R + Sync),
-        report: &mut dyn FnMut(PartReport<R>),
-    ) {
+    pub fn run<R: Send>(&self, found: &(dyn Fn(&Candidate) -> R + Sync), report: &mut dyn FnMut(PartReport<R>)) {
         let parts = split(&self.space, self.invariants, PARTS, self.killed);
         let count = parts.len();
         let threads = match self.threads {
@@ -361,9 +365,11 @@ fn carried(part: &Part, next: Option<&Part>, eq: &[bool]) -> Ending {
     let Some(next) = next else { return Ending::Next };
     // The first prefix field whose value the move to `next` changes.
     let changed = (0..part.frozen())
-        .find(|&i| next.prefix.get(i) != Some(&part.prefix[i]) || {
-            let field = part.prefix[i] as usize;
-            next.values[field] != part.values[field]
+        .find(|&i| {
+            next.prefix.get(i) != Some(&part.prefix[i]) || {
+                let field = part.prefix[i] as usize;
+                next.values[field] != part.values[field]
+            }
         })
         .unwrap_or(part.frozen());
     if eq[changed..].iter().any(|&e| e) {
@@ -390,7 +396,8 @@ where
     R: Send,
 {
     let started = Instant::now();
-    let search = PartedSearch { space, invariants, options, threads, killed: &[], parts_done: 0, skip: None, stop: None };
+    let search =
+        PartedSearch { space, invariants, options, threads, killed: &[], parts_done: 0, skip: None, stop: None };
     let mut stats = SearchStats::default();
     let mut all = Vec::new();
     search.run(&found, &mut |report| {

@@ -84,6 +84,9 @@ impl SlotDomain {
     }
 }
 
+/// The most fields a candidate may have: each is a slot the search keeps.
+pub const MAX_SLOTS: u64 = 1 << 24;
+
 /// Declares classes and fields; `#[derive(Korat)]` code calls it.
 #[derive(Debug, Default)]
 pub struct SpaceBuilder {
@@ -130,10 +133,20 @@ impl SpaceBuilder {
         if !self.errors.is_empty() {
             return Err(self.errors.join("; "));
         }
-        let mut base = 0;
+        let mut base: usize = 0;
         for class in &mut self.classes {
             class.base = base;
-            base += class.objects * class.stride;
+            base = class
+                .objects
+                .checked_mul(class.stride)
+                .and_then(|slots| base.checked_add(slots))
+                .filter(|&total| total as u64 <= MAX_SLOTS)
+                .ok_or_else(|| {
+                    format!(
+                        "{} objects of class {} make more than {MAX_SLOTS} (2^24) fields to search",
+                        class.objects, class.name
+                    )
+                })?;
         }
         let mut slots = Vec::with_capacity(base);
         let mut owners = Vec::with_capacity(base);

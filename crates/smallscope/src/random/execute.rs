@@ -235,9 +235,9 @@ impl<'a, T> Executor<'a, T> {
             return None;
         }
         let here = self.address(index, None);
-        self.killed.iter().find(|k| {
-            k.address.run == here.run && k.address.input == here.input && call_of(k.address.detail) == index
-        })
+        self.killed
+            .iter()
+            .find(|k| k.address.run == here.run && k.address.input == here.input && call_of(k.address.detail) == index)
     }
 }
 

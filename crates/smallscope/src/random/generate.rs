@@ -16,8 +16,9 @@ use super::journal::{Delta, GroupState, Prints, SampledState, StoredComponent, T
 use super::sequence::Sequence;
 use super::{IndexPruning, RandomConfig, Resume};
 use crate::api::{Access, IntKind, Operation, OperationInfo, ParamKind, ReturnKind, StdTraitTable};
-use crate::events::{Counts, During, Event, Failure, Input, Note, Progress, Sink, Stop, Witness};
+use crate::events::{Counts, During, Event, Failure, FailureKind, Input, Note, Progress, Sink, Stop, Witness};
 use crate::heap::Heap;
+use crate::runner::memory::{self, Pressure};
 use crate::runner::{run_captured, StopFlag, UserCode};
 use crate::sequence::{Call, Literal, Operand, Program};
 
@@ -159,6 +160,8 @@ pub(super) struct Generator<'a, T> {
     equal_index: Option<EqualIndex<T>>,
     pub counts: Tally,
     attempts_without_new: u32,
+    /// Why generation must stop now, when something other than a limit says so.
+    halt: Option<Stop>,
     constructors: Vec<u16>,
     /// The operations' signatures, for printing sequences.
     pub infos: Vec<OperationInfo>,
@@ -199,6 +202,7 @@ impl<'a, T: Heap> Generator<'a, T> {
             },
             counts: Tally::default(),
             attempts_without_new: 0,
+            halt: None,
             constructors,
             infos,
             added: Delta::default(),
@@ -234,13 +238,13 @@ impl<'a, T: Heap> Generator<'a, T> {
                     return Stop::SequenceLimit;
                 }
             }
-            if self.counts.executed.is_multiple_of(256) || self.attempts_without_new > 0 {
-                if time_limit.is_some_and(|t| self.seconds() >= t) {
-                    return Stop::TimeLimit;
-                }
-                if self.outlet.stop.is_some_and(StopFlag::is_set) {
-                    return Stop::Interrupted;
-                }
+            if let Some(reason) = self.halt.or_else(|| self.outlet.stop.and_then(StopFlag::reason)) {
+                return reason;
+            }
+            if (self.counts.executed.is_multiple_of(256) || self.attempts_without_new > 0)
+                && time_limit.is_some_and(|t| self.seconds() >= t)
+            {
+                return Stop::TimeLimit;
             }
             if self.step() {
                 self.attempts_without_new = 0;
@@ -371,12 +375,19 @@ impl<'a, T: Heap> Generator<'a, T> {
             self.regression_pool = delta
                 .sample
                 .into_iter()
-                .map(|s| Reverse(Sampled { key: s.key, serial: s.serial, seq: Arc::new(Sequence::new(Vec::new(), s.program.calls)) }))
+                .map(|s| {
+                    Reverse(Sampled {
+                        key: s.key,
+                        serial: s.serial,
+                        seq: Arc::new(Sequence::new(Vec::new(), s.program.calls)),
+                    })
+                })
                 .collect();
         }
         self.group_of = self.groups.iter().enumerate().map(|(i, g)| (g.failure.group_key(), i)).collect();
         for (index, stored) in components.into_iter().enumerate() {
-            let parts: Vec<Arc<Sequence>> = stored.parts.iter().map(|&p| self.components[p as usize].seq.clone()).collect();
+            let parts: Vec<Arc<Sequence>> =
+                stored.parts.iter().map(|&p| self.components[p as usize].seq.clone()).collect();
             let seq = Arc::new(Sequence::new(parts, stored.calls));
             let values = self.rebuild_values(index, &stored.parts, &seq)?;
             if seq.len() <= MEET_EQUAL_MAX_CALLS {
@@ -411,7 +422,9 @@ impl<'a, T: Heap> Generator<'a, T> {
         let mut touched = Vec::new();
         for (i, call) in seq.own_calls().iter().enumerate() {
             if !matches!(self.exec.call(&mut values, call, i, false, &mut touched), CallResult::Ok { .. }) {
-                return Err(format!("resuming: stored sequence {index} did not run as before: is the code deterministic?"));
+                return Err(format!(
+                    "resuming: stored sequence {index} did not run as before: is the code deterministic?"
+                ));
             }
         }
         Ok(values)
@@ -494,7 +507,7 @@ impl<'a, T: Heap> Generator<'a, T> {
 
     /// Runs the sequence `parts` + `calls` unless a limit is reached.
     fn try_sequence(&mut self, parts: Vec<usize>, calls: Vec<Call>) {
-        if self.config.sequence_limit.is_none_or(|limit| self.counts.executed < limit) {
+        if self.halt.is_none() && self.config.sequence_limit.is_none_or(|limit| self.counts.executed < limit) {
             self.run_new(&parts, calls);
         }
     }
@@ -517,7 +530,27 @@ impl<'a, T: Heap> Generator<'a, T> {
         }
         self.added.made.push(seq.key());
         self.counts.executed += 1;
-        self.execute(parts, seq);
+        let before = memory::allocated();
+        self.execute(parts, seq.clone());
+        match memory::pressure(before) {
+            Pressure::Fine => {}
+            Pressure::Stop => self.halt = Some(Stop::MemoryLimit),
+            Pressure::Culprit { kept, limit } => {
+                let op = seq.own_calls().last().map_or(0, |c| c.op);
+                let broken = Broken {
+                    kind: FailureKind::OutOfMemory,
+                    during: During::Call,
+                    contract: "no-panic".into(),
+                    op,
+                    location: None,
+                    message: memory::culprit_message(kept, limit),
+                    vars: Vec::new(),
+                };
+                self.counts.failing += 1;
+                self.file_program(broken, seq.flatten());
+                self.halt = Some(Stop::MemoryLimit);
+            }
+        }
         true
     }
 
@@ -838,7 +871,8 @@ impl<'a, T: Heap> Generator<'a, T> {
             None => {
                 let group = self.groups.len();
                 self.group_of.insert(key, group);
-                let event = failure_event(group as u32, &failure, &program, 1, &self.infos, self.replay(self.counts.executed));
+                let event =
+                    failure_event(group as u32, &failure, &program, 1, &self.infos, self.replay(self.counts.executed));
                 self.groups.push(Group { count: 1, first_calls: program.calls.len(), smallest: program, failure });
                 self.emit(Event::Failure(event));
             }

@@ -68,7 +68,7 @@ use std::time::Duration;
 use regex::Regex;
 
 use crate::api::{Operation, StdTraits, Subject};
-use crate::events::{Configuration, Engine, Event, RunFinished, RunStarted, Shrink, Sink, SCHEMA_VERSION};
+use crate::events::{Configuration, Engine, Event, Note, RunFinished, RunStarted, Shrink, Sink, Stop, SCHEMA_VERSION};
 use crate::runner::{Job, Observer, RunError, Start, DEFAULT_CALL_TIMEOUT};
 use crate::ConfigError;
 use execute::Executor;
@@ -231,9 +231,18 @@ impl<T: Subject + StdTraits> Job for RandomJob<T> {
         }
         let stop = generator.run(resumed.is_some());
         let seconds = generator.seconds();
-        self.simplify_failures(&mut generator, &exec);
-        for test in regression::regression_tests(&generator, &exec) {
-            generator.emit(Event::RegressionTest(test));
+        if stop == Stop::MemoryLimit {
+            // Replaying sequences would take the memory that is not there.
+            let text = "memory reached its limit: failures are as found, not simplified, and no regression tests \
+                        were made"
+                .to_owned();
+            generator.emit(Event::Note(Note { text }));
+            self.report_failures(&mut generator, None);
+        } else {
+            self.report_failures(&mut generator, Some(&exec));
+            for test in regression::regression_tests(&generator, &exec) {
+                generator.emit(Event::RegressionTest(test));
+            }
         }
         let finished =
             RunFinished { stop, seconds, counts: generator.event_counts(), group_counts: generator.group_counts() };
@@ -243,29 +252,38 @@ impl<T: Subject + StdTraits> Job for RandomJob<T> {
 }
 
 impl<T: Subject + StdTraits> RandomJob<T> {
-    /// Simplifies each group's smallest witness (§6.1) and reports the
-    /// group again with it.
-    fn simplify_failures(&self, generator: &mut Generator<'_, T>, exec: &Executor<'_, T>) {
-        let replacements = simplify::replacement_set(&generator.components);
+    /// Reports each group again with its final witness: simplified (§6.1)
+    /// when `exec` replays them; as found when it is `None`, or when the
+    /// failure kills the process (a replay would only do it again).
+    fn report_failures(&self, generator: &mut Generator<'_, T>, exec: Option<&Executor<'_, T>>) {
+        let replacements = match exec {
+            Some(_) => simplify::replacement_set(&generator.components),
+            None => Vec::new(),
+        };
         let mut simplest_ints = self.config.ints.clone();
         simplest_ints.sort_by_key(|&v| (v.abs(), v < 0));
         for (index, group) in generator.groups.clone().into_iter().enumerate() {
             let original = group.smallest.clone();
             let before = original.calls.len();
-            let program = if self.config.simplify && !group.failure.kind.kills_the_process() {
-                let simplifier = Simplifier {
-                    exec,
-                    target: group.failure.group_key(),
-                    replacements: &replacements,
-                    ints: &simplest_ints,
-                };
-                simplifier.simplify(original)
-            } else {
-                simplify::renumber(original)
+            let exec = exec.filter(|_| !group.failure.kind.kills_the_process());
+            let (program, broken) = match exec {
+                Some(exec) => {
+                    let program = match self.config.simplify {
+                        true => Simplifier {
+                            exec,
+                            target: group.failure.group_key(),
+                            replacements: &replacements,
+                            ints: &simplest_ints,
+                        }
+                        .simplify(original),
+                        false => simplify::renumber(original),
+                    };
+                    exec.locate_next(stage::SIMPLIFY);
+                    let broken = exec.replay(&program, false).failure().cloned();
+                    (program, broken.unwrap_or_else(|| group.failure.clone()))
+                }
+                None => (simplify::renumber(original), group.failure.clone()),
             };
-            exec.locate_next(stage::SIMPLIFY);
-            let replay = exec.replay(&program, false);
-            let broken = replay.failure().cloned().unwrap_or_else(|| group.failure.clone());
             let contract = self.contracts.iter().find(|c| c.name() == broken.contract);
             let names: Vec<String> = broken.vars.iter().map(|v| format!("s{v}")).collect();
             let names: Vec<&str> = names.iter().map(String::as_str).collect();

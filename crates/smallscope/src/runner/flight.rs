@@ -88,15 +88,18 @@ pub struct Flight {
 
 enum Memory {
     Owned(Box<[AtomicU64]>),
-    /// Shared with another process; never freed.
-    Mapped(&'static [AtomicU64]),
+    /// Shared with another process, in memory `_owner` keeps mapped.
+    Mapped {
+        words: &'static [AtomicU64],
+        _owner: Option<Box<dyn std::any::Any + Send + Sync>>,
+    },
 }
 
 impl Memory {
     fn words(&self) -> &[AtomicU64] {
         match self {
             Memory::Owned(words) => words,
-            Memory::Mapped(words) => words,
+            Memory::Mapped { words, .. } => words,
         }
     }
 }
@@ -143,10 +146,24 @@ impl Flight {
     }
 
     /// A flight over memory shared with another process (a mapped file of
-    /// `slots * SLOT_WORDS` words), which must outlive the process.
+    /// `slots * SLOT_WORDS` words) that lives as long as the process.
     pub fn mapped(words: &'static [AtomicU64]) -> Arc<Flight> {
         let slots = words.len() / SLOT_WORDS;
-        Arc::new(Flight { words: Memory::Mapped(words), slots })
+        Arc::new(Flight { words: Memory::Mapped { words, _owner: None }, slots })
+    }
+
+    /// A flight over `words`, which `owner` (a mapping) keeps valid as long
+    /// as the flight lives.
+    ///
+    /// # Safety
+    /// `words` must point into memory that `owner` keeps mapped, unmoved,
+    /// until it is dropped.
+    pub unsafe fn mapped_by(words: &[AtomicU64], owner: Box<dyn std::any::Any + Send + Sync>) -> Arc<Flight> {
+        let slots = words.len() / SLOT_WORDS;
+        // SAFETY: the caller promises `owner` keeps `words` valid; the
+        // flight holds `owner` as long as it holds `words`.
+        let words: &'static [AtomicU64] = unsafe { std::mem::transmute::<&[AtomicU64], _>(words) };
+        Arc::new(Flight { words: Memory::Mapped { words, _owner: Some(owner) }, slots })
     }
 
     pub fn slots(&self) -> usize {
@@ -281,7 +298,7 @@ pub fn set_print(print: u128) {
 pub(crate) fn enter(code: UserCode) -> u64 {
     with_slot(|words| {
         words[SERIAL].store(words[SERIAL].load(Relaxed).wrapping_add(1), Relaxed);
-        words[ALLOCATED].store(allocated_bytes(), Relaxed);
+        words[ALLOCATED].store(super::memory::allocated(), Relaxed);
         words[STATE].swap(code.state(), Relaxed)
     })
     .unwrap_or(0)
@@ -303,23 +320,11 @@ pub fn allocated_at_entry() -> u64 {
     with_slot(|words| words[ALLOCATED].load(Relaxed)).unwrap_or(0)
 }
 
-/// Marks the current thread as the one that brought the process down.
-/// Async-signal-safe: one thread-local read and one store.
+/// Marks the current thread as the one that brought the process down;
+/// the first mark stays. Async-signal-safe: one thread-local read and an
+/// atomic exchange.
 pub fn mark(reason: u64) {
-    with_slot(|words| words[MARK].store(reason, Relaxed));
-}
-
-/// A source of the bytes the process has allocated, for [`InFlight::allocated`]:
-/// a counting allocator sets it (see `smallscope_cli`), else it reads 0.
-static ALLOCATED_BYTES: std::sync::OnceLock<fn() -> u64> = std::sync::OnceLock::new();
-
-/// Installs the counter of allocated bytes; once per process.
-pub fn count_allocations_with(counter: fn() -> u64) {
-    let _ = ALLOCATED_BYTES.set(counter);
-}
-
-fn allocated_bytes() -> u64 {
-    ALLOCATED_BYTES.get().map_or(0, |f| f())
+    with_slot(|words| words[MARK].compare_exchange(0, reason, Relaxed, Relaxed).is_ok());
 }
 
 /// Korat's log of the fields `rep_ok` read, in first-read order. It lives

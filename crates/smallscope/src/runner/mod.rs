@@ -22,12 +22,13 @@
 mod capture;
 pub mod flight;
 mod killed;
+pub mod memory;
 mod supervise;
 
 pub use capture::{assume_failed, drop_captured, run_captured, Outcome, PanicInfo};
 pub use flight::{Address, Flight, UserCode};
 pub use killed::Killed;
 pub use supervise::{
-    run_in_thread, Attempt, Batch, Control, Death, Ending, Job, Next, Observer, RunError, Start, StopFlag, Supervisor,
-    DEFAULT_CALL_TIMEOUT, USER_CODE_STACK,
+    run_in_thread, thread_attempt, Attempt, Batch, Control, Death, Ending, Job, Next, Observer, RunError, Start,
+    StopFlag, Supervisor, DEFAULT_CALL_TIMEOUT, USER_CODE_STACK,
 };

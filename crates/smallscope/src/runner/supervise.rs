@@ -5,39 +5,47 @@
 //! supervisor has folded is final: when an attempt dies, the next one starts
 //! from that fold, with the [`Killed`] inputs to report and step past.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::flight::Flight;
 use super::killed::Killed;
-use crate::events::{Event, FailureKind, Fold, Sink};
+use crate::events::{Event, FailureKind, Fold, Sink, Stop};
 use crate::ConfigError;
 
 /// How long one call into user code may run before it counts as a hang.
 pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// Asks a running job to stop early, keeping what it found.
+/// Asks a running job to stop early, keeping what it found, and says why.
 #[derive(Debug, Clone, Default)]
-pub struct StopFlag(Arc<AtomicBool>);
+pub struct StopFlag(Arc<AtomicU8>);
+
+const INTERRUPTED: u8 = 1;
 
 impl StopFlag {
     pub fn new() -> Self {
         Self::default()
     }
 
-    /// A flag that reads `flag` (set, for instance, by a signal handler).
-    pub fn shared(flag: Arc<AtomicBool>) -> Self {
+    /// A flag that reads `flag`: a signal handler sets it to 1 (interrupted).
+    pub fn shared(flag: Arc<AtomicU8>) -> Self {
         StopFlag(flag)
     }
 
+    /// Asks the job to stop: interrupted.
     pub fn stop(&self) {
-        self.0.store(true, Ordering::Relaxed);
+        self.0.store(INTERRUPTED, Ordering::Relaxed);
     }
 
     pub fn is_set(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
+        self.0.load(Ordering::Relaxed) != 0
+    }
+
+    /// Why the job is asked to stop, if it is.
+    pub fn reason(&self) -> Option<Stop> {
+        (self.0.load(Ordering::Relaxed) != 0).then_some(Stop::Interrupted)
     }
 }
 
@@ -72,6 +80,8 @@ pub trait Job: Send + Sync + 'static {
 pub struct Batch {
     pub events: Vec<Event>,
     pub journal: Vec<u8>,
+    /// The events as the NDJSON a worker process sent (empty from a thread).
+    pub ndjson: Vec<u8>,
 }
 
 /// How an attempt went when asked.
@@ -83,6 +93,9 @@ pub enum Next {
     Finished(Result<(), ConfigError>),
     /// The process running it died.
     Died(Death),
+    /// The process ran out of memory outside the code under test: the run
+    /// ends with what it committed.
+    Ended(Stop),
 }
 
 /// How an attempt died.
@@ -136,6 +149,8 @@ pub enum Ending {
     Finished,
     /// Stopped at once: only the committed events are folded.
     Abandoned,
+    /// Ended early for this reason: only the committed events are folded.
+    Stopped(Stop),
 }
 
 /// Why a run could not start or go on.
@@ -187,13 +202,20 @@ impl<F: Fold> Supervisor<F> {
         launch: &mut dyn FnMut(&Self) -> Result<Box<dyn Attempt>, RunError>,
         observer: &mut dyn Observer,
     ) -> Result<Ending, RunError> {
+        let mut interrupted = false;
         loop {
             let mut attempt = launch(self)?;
             let mut watch = HangWatch::new(self.call_timeout);
             let killed = loop {
                 match observer.poll() {
                     Control::Continue => {}
-                    Control::Interrupt => attempt.interrupt(),
+                    Control::Interrupt => {
+                        interrupted = true;
+                        attempt.interrupt();
+                        // A call that does not return holds the stop up: give it little time.
+                        let grace = Duration::from_secs(2);
+                        watch.timeout = Some(watch.timeout.map_or(grace, |t| t.min(grace)));
+                    }
                     Control::Abandon => {
                         attempt.abandon();
                         return Ok(Ending::Abandoned);
@@ -210,6 +232,7 @@ impl<F: Fold> Supervisor<F> {
                     }
                     Next::Idle => {}
                     Next::Finished(result) => return result.map(|()| Ending::Finished).map_err(Into::into),
+                    Next::Ended(stop) => return Ok(Ending::Stopped(stop)),
                     Next::Died(death) => break self.blame(attempt.flight(), death)?,
                 }
                 if let Some(slot) = watch.hung(attempt.flight()) {
@@ -223,6 +246,10 @@ impl<F: Fold> Supervisor<F> {
                     break self.blame(attempt.flight(), death)?;
                 }
             };
+            if interrupted {
+                // Stopping: what the dead attempt committed is what there is.
+                return Ok(Ending::Abandoned);
+            }
             observer.killed(&killed);
             self.killed.push(killed);
             self.restarts += 1;
@@ -250,11 +277,7 @@ impl<F: Fold> Supervisor<F> {
             return Err(RunError::OutsideUserCode(format!("{}: {}", death.kind, death.message)));
         };
         if let Some(before) = Killed::at(&self.killed, slot.address) {
-            return Err(RunError::Again {
-                address: before.address,
-                kind: death.kind,
-                message: death.message,
-            });
+            return Err(RunError::Again { address: before.address, kind: death.kind, message: death.message });
         }
         Ok(Killed::from_flight(&slot, death.kind, death.message))
     }
@@ -273,7 +296,9 @@ impl HangWatch {
     }
 
     fn poll_interval(&self) -> Duration {
-        self.timeout.map_or(Duration::from_millis(200), |t| (t / 10).clamp(Duration::from_millis(5), Duration::from_millis(200)))
+        self.timeout.map_or(Duration::from_millis(200), |t| {
+            (t / 10).clamp(Duration::from_millis(5), Duration::from_millis(200))
+        })
     }
 
     /// The slot whose call has run past the timeout, if one has.
@@ -312,8 +337,17 @@ pub fn run_in_thread<F: Fold + Clone + Send + 'static>(
     let mut supervisor = Supervisor::<F>::new(call_timeout);
     // Each hang leaves a thread behind, spinning: give up after a few.
     supervisor.max_restarts = 16;
-    supervisor.run(&mut |s| Ok(Box::new(ThreadAttempt::start(job.clone(), s)?) as Box<dyn Attempt>), observer)?;
+    supervisor.run(&mut |s| thread_attempt(job.clone(), s), observer)?;
     Ok(supervisor.fold)
+}
+
+/// An attempt of `job` on a thread of this process, carrying on from what
+/// `supervisor` committed.
+pub fn thread_attempt<F: Fold + Clone + Send + 'static>(
+    job: Arc<dyn Job<Fold = F>>,
+    supervisor: &Supervisor<F>,
+) -> Result<Box<dyn Attempt>, RunError> {
+    Ok(Box::new(ThreadAttempt::start(job, supervisor)?))
 }
 
 /// Stack for threads that run user code: deep recursion (a recursive drop of

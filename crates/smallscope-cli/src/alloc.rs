@@ -1,0 +1,106 @@
+//! A counting allocator, so that `--memory-limit-mb` stops a worker at the
+//! allocation that passes the limit, not seconds later.
+//!
+//! With no limit set it only passes calls through. With a limit, each thread
+//! counts its allocations locally and settles with the process total every
+//! 64 KiB, so the total is off by at most that much per thread. An
+//! allocation that would pass the limit is refused: Rust then aborts the
+//! worker ("memory allocation of N bytes failed"), and the thread's flight
+//! slot is marked so that the supervisor knows why, and in which call.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicI64, Ordering::Relaxed};
+
+use smallscope::runner::flight;
+
+/// The allocator of every binary built on `smallscope_cli`.
+pub struct Counting;
+
+/// The limit in bytes; 0: none, and nothing is counted.
+static LIMIT: AtomicI64 = AtomicI64::new(0);
+/// Bytes allocated, settled from the threads' local counts.
+static ALLOCATED: AtomicI64 = AtomicI64::new(0);
+/// How far a thread's local count may drift before it settles.
+const BATCH: i64 = 64 * 1024;
+
+thread_local! {
+    static LOCAL: Cell<i64> = const { Cell::new(0) };
+}
+
+/// Limits the process to `bytes` of allocations from here on; engines stop
+/// between inputs a little before (see `smallscope::runner::memory`).
+pub fn limit(bytes: u64) {
+    smallscope::runner::memory::limit_with(allocated, bytes);
+    LIMIT.store(i64::try_from(bytes).unwrap_or(i64::MAX), Relaxed);
+}
+
+/// Bytes allocated (when a limit counts them).
+pub fn allocated() -> u64 {
+    ALLOCATED.load(Relaxed).max(0) as u64
+}
+
+/// Counts `bytes` (negative when freed); false when an allocation would
+/// pass the limit, which is then refused.
+fn charge(bytes: i64) -> bool {
+    let limit = LIMIT.load(Relaxed);
+    if limit == 0 {
+        return true;
+    }
+    let settle = |pending: i64| ALLOCATED.fetch_add(pending, Relaxed) + pending;
+    let total = match LOCAL.try_with(|local| {
+        let pending = local.get() + bytes;
+        if pending.abs() < BATCH {
+            local.set(pending);
+            None
+        } else {
+            local.set(0);
+            Some(settle(pending))
+        }
+    }) {
+        Ok(None) => return true,
+        Ok(Some(total)) => total,
+        Err(_) => settle(bytes),
+    };
+    if bytes > 0 && total > limit {
+        ALLOCATED.fetch_sub(bytes, Relaxed);
+        flight::mark(flight::MARK_OUT_OF_MEMORY);
+        return false;
+    }
+    true
+}
+
+// SAFETY: every call is passed to `System` unchanged; refusing an
+// allocation returns null, as the contract allows.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if !charge(layout.size() as i64) {
+            return std::ptr::null_mut();
+        }
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        if !charge(layout.size() as i64) {
+            return std::ptr::null_mut();
+        }
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
+        charge(-(layout.size() as i64));
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let grow = new_size as i64 - layout.size() as i64;
+        if !charge(grow) {
+            return std::ptr::null_mut();
+        }
+        let moved = unsafe { System.realloc(ptr, layout, new_size) };
+        if moved.is_null() {
+            charge(-grow);
+        }
+        moved
+    }
+}

@@ -1,0 +1,259 @@
+//! The smallscope command line, as a library call.
+//!
+//! [`main`] is the whole command line. The `smallscope` binary is that call
+//! with the built-in subjects linked in; any crate can make its own binary
+//! the same way, with its own subjects:
+//!
+//! ```no_run
+//! // src/bin/smallscope.rs of a crate whose subjects carry #[smallscope::api]
+//! fn main() -> std::process::ExitCode {
+//!     // my_crate::link(); // a call into the crate, so its registrations are linked
+//!     smallscope_cli::main()
+//! }
+//! ```
+//!
+//! ```text
+//! smallscope list [--verbose]
+//! smallscope beapi <subject> --scope N [options]
+//! smallscope korat <subject> --scope N [--threads T] [options]
+//! smallscope random <subject> (--time-limit 10s | --sequences N) --seed S [options]
+//! smallscope compare <subject> --scope N [--invariant NAME] [options]
+//! smallscope bench beapi|korat|random|isolation
+//! ```
+//!
+//! By default each run's engine works in a worker process: the same binary,
+//! started again in worker mode (see [`worker`]). The supervisor (this
+//! process) owns the output files, the call timeout, the memory limit and
+//! Ctrl-C; a worker that dies in the code under test is reported as a
+//! failure and restarted past that input.
+//!
+//! Exit codes: 0 for a clean run, 1 when failures were found (for
+//! `compare`: when the sets differ), 2 for bad input or a run that could not
+//! go on, 130 and 143 when Ctrl-C or SIGTERM stopped it.
+
+mod alloc;
+mod beapi_command;
+mod bench;
+mod compare_command;
+mod korat_command;
+mod memory;
+mod process;
+mod progress;
+mod random_command;
+mod run;
+mod signals;
+mod staging;
+mod summary;
+pub mod worker;
+
+pub use summary::{BeapiSummary, CompareSummary, KoratSummary, RandomSummary, RunFacts};
+
+use std::io::Write as _;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[global_allocator]
+static ALLOCATOR: alloc::Counting = alloc::Counting;
+
+/// Bounded-exhaustive test inputs for Rust heap structures.
+#[derive(Parser)]
+#[command(name = "smallscope", version, about, long_about = None)]
+struct Cli {
+    /// A call into the code under test that runs longer than this many
+    /// seconds is a `hang` failure: it is stopped, and the run goes on.
+    #[arg(long, global = true, value_name = "SECONDS", default_value_t = 10.0)]
+    call_timeout: f64,
+    /// Run the engine in this process instead of a supervised worker: a hang
+    /// is still survived, but a stack overflow, an abort or a runaway
+    /// allocation in the code under test ends the run.
+    #[arg(long, global = true)]
+    no_isolation: bool,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Names the registered subjects and the engines that can run them.
+    List(ListArgs),
+    /// Bounded-exhaustive generation from the subject's API (BEAPI).
+    Beapi(Box<beapi_command::BeapiArgs>),
+    /// Bounded-exhaustive generation from an invariant (Korat, Korat+).
+    Korat(korat_command::KoratArgs),
+    /// Directed random testing: random call sequences, checked by contracts (Randoop).
+    Random(Box<random_command::RandomArgs>),
+    /// Compares the structures the API builds with those an invariant admits (BEAPI vs Korat).
+    Compare(compare_command::CompareArgs),
+    /// Prints benchmark tables.
+    Bench(bench::BenchArgs),
+}
+
+#[derive(clap::Args)]
+struct ListArgs {
+    /// Also show each subject's Rust type and operations.
+    #[arg(long)]
+    verbose: bool,
+}
+
+/// Options every run command takes.
+#[derive(clap::Args, Debug, Clone)]
+pub struct RunArgs {
+    /// Write the run's files into DIR (see the command's help); a long run
+    /// also keeps what it committed there, to be resumed.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<std::path::PathBuf>,
+    /// Carry on the run kept in --out DIR, interrupted or killed before it
+    /// finished; its results equal an uninterrupted run's.
+    #[arg(long)]
+    pub resume: bool,
+    /// Stop the code under test when the worker's memory passes this many
+    /// MiB: an `out-of-memory` failure (and the end of the run when the
+    /// memory grew over many calls).
+    #[arg(long, value_name = "MIB")]
+    pub memory_limit_mb: Option<u64>,
+}
+
+/// Bad input: reported in one line, exit code 2.
+#[derive(Debug)]
+pub struct BadInput(pub String);
+
+impl std::fmt::Display for BadInput {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BadInput {}
+
+impl From<smallscope::ConfigError> for BadInput {
+    fn from(e: smallscope::ConfigError) -> Self {
+        BadInput(e.to_string())
+    }
+}
+
+/// Standard output could not be written (closed or full): the run ends quietly.
+#[derive(Debug)]
+struct OutputClosed;
+
+impl std::fmt::Display for OutputClosed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("standard output is closed")
+    }
+}
+
+impl std::error::Error for OutputClosed {}
+
+/// Writes to standard output; a closed or full one is [`OutputClosed`].
+pub(crate) fn print(text: impl std::fmt::Display) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{text}").and_then(|()| out.flush()).map_err(|_| OutputClosed.into())
+}
+
+/// The whole command line: parses the arguments, runs the command and
+/// returns its exit code. In a worker process, runs the worker's part.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    if let Some(dir) = worker::worker_dir() {
+        return serve(&dir, &cli);
+    }
+    match run(cli) {
+        Ok(code) => code,
+        Err(error) if error.is::<OutputClosed>() => ExitCode::SUCCESS,
+        Err(error) => {
+            let _ = writeln!(std::io::stderr(), "error: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Worker mode: the engine of the command, on the staging folder `dir`.
+fn serve(dir: &std::path::Path, cli: &Cli) -> ExitCode {
+    let served = match &cli.command {
+        Command::Beapi(args) => args.job().map(|job| worker::serve(dir, job)),
+        Command::Korat(args) => args.job().map(|job| worker::serve(dir, job)),
+        Command::Random(args) => args.job().map(|job| worker::serve(dir, job)),
+        Command::Compare(args) => args.job().map(|job| worker::serve(dir, job)),
+        Command::List(_) | Command::Bench(_) => Err(BadInput("this command has no worker".into())),
+    };
+    served.unwrap_or_else(|error| {
+        eprintln!("error: {error}");
+        ExitCode::from(2)
+    })
+}
+
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    let options = |args: &RunArgs| -> Result<run::RunOptions, BadInput> {
+        let call_timeout = smallscope::positive_seconds("--call-timeout", cli.call_timeout)?;
+        let memory_limit = match args.memory_limit_mb {
+            Some(0) => return Err(BadInput("--memory-limit-mb must be at least 1".into())),
+            Some(mb) => {
+                Some(mb.checked_mul(1 << 20).ok_or_else(|| BadInput(format!("--memory-limit-mb {mb} is too large")))?)
+            }
+            None => None,
+        };
+        Ok(run::RunOptions {
+            isolation: !cli.no_isolation,
+            call_timeout: Some(call_timeout),
+            memory_limit,
+            out: args.out.clone(),
+            resume: args.resume,
+        })
+    };
+    match &cli.command {
+        Command::List(args) => list(args).map(|()| ExitCode::SUCCESS),
+        Command::Beapi(args) => beapi_command::run(args, &options(&args.run)?),
+        Command::Korat(args) => korat_command::run(args, &options(&args.run)?),
+        Command::Random(args) => random_command::run(args, &options(&args.run)?),
+        Command::Compare(args) => compare_command::run(args, &options(&args.run)?),
+        Command::Bench(args) => bench::run(args).map(|()| ExitCode::SUCCESS),
+    }
+}
+
+/// One line per subject: its name, then the engines that can run it.
+fn list(args: &ListArgs) -> anyhow::Result<()> {
+    let mut names: Vec<(&str, Vec<&str>)> = Vec::new();
+    let mut add = |name: &'static str, engine: &'static str| match names.iter_mut().find(|(n, _)| *n == name) {
+        Some((_, engines)) => engines.push(engine),
+        None => names.push((name, vec![engine])),
+    };
+    for registration in smallscope::api::registered_subjects() {
+        add(registration.name, "beapi");
+        add(registration.name, "random");
+    }
+    for registration in smallscope::korat::registered_korat_subjects() {
+        add(registration.name, "korat");
+    }
+    for registration in smallscope::compare::registered_comparisons() {
+        add(registration.name, "compare");
+    }
+    names.sort();
+    for (name, engines) in names {
+        print(format_args!("{name:<28} {}", engines.join(", ")))?;
+        if args.verbose {
+            if let Some(registration) = smallscope::api::find_subject(name) {
+                let subject = registration.subject();
+                let ops: Vec<String> = subject.operations().into_iter().map(|op| op.name).collect();
+                print(format_args!("{:<28} type {}; operations: {}", "", subject.type_name(), ops.join(", ")))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The registered subject called `name`, or an error listing the known ones.
+pub(crate) fn find_subject(name: &str) -> Result<&'static smallscope::api::Registration, BadInput> {
+    smallscope::api::find_subject(name).ok_or_else(|| {
+        let known: Vec<&str> = smallscope::api::registered_subjects().iter().map(|r| r.name).collect();
+        BadInput(format!("unknown subject `{name}`; known subjects: {}", known.join(", ")))
+    })
+}
+
+/// The name this program was started as, for the commands it prints.
+pub(crate) fn program() -> String {
+    std::env::args_os()
+        .next()
+        .map(std::path::PathBuf::from)
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "smallscope".into())
+}

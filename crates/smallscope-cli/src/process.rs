@@ -1,0 +1,330 @@
+//! A worker process as an [`Attempt`]: spawned with the supervisor's own
+//! command line, read through its pipe, and, when it dies, told apart by
+//! what killed it.
+
+use std::ffi::OsString;
+use std::io::{BufRead, BufReader, Read};
+use std::os::unix::process::ExitStatusExt as _;
+use std::path::Path;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::AtomicU64;
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use smallscope::emit::write_atomically;
+use smallscope::events::{read_ndjson, FailureKind, Stop};
+use smallscope::runner::flight::{MARK_OUT_OF_MEMORY, SLOT_WORDS};
+use smallscope::runner::{Attempt, Batch, Death, Flight, Killed, Next, RunError};
+use smallscope::ConfigError;
+
+use crate::progress::Console;
+use crate::staging::{FLIGHT, KILLED};
+use crate::worker::{FLIGHT_SLOTS, FRAME_EVENTS, FRAME_FINISHED, FRAME_JOURNAL, MEMORY_LIMIT, WORKER_DIR};
+
+/// What the pipe carries, read by a thread of its own.
+enum Frame {
+    Batch(Batch),
+    Finished(String),
+    /// The pipe broke mid-frame or a frame did not parse.
+    Garbled(String),
+}
+
+/// The last this many bytes of a worker's standard error are kept to tell
+/// how it died.
+const STDERR_TAIL: usize = 64 * 1024;
+
+/// A resident-memory limit this much above `--memory-limit-mb` kills the
+/// worker even if the counting allocator did not see the memory.
+const RESIDENT_MARGIN: f64 = 1.5;
+
+pub struct ProcessAttempt {
+    // Dropped before the child is reaped: nothing reads the mapping then.
+    flight: Arc<Flight>,
+    child: Child,
+    frames: mpsc::Receiver<Frame>,
+    stderr: Option<std::thread::JoinHandle<()>>,
+    tail: Arc<Mutex<Vec<u8>>>,
+    memory_limit: Option<u64>,
+    killed_for_memory: bool,
+    last_memory_check: Instant,
+    done: bool,
+}
+
+impl ProcessAttempt {
+    /// Starts a worker on the staging folder `dir`, running the command
+    /// `args` past the `killed` inputs.
+    pub fn start(
+        dir: &Path,
+        args: &[OsString],
+        memory_limit: Option<u64>,
+        killed: &[Killed],
+        console: &Console,
+    ) -> Result<Self, RunError> {
+        let launch = |e: std::io::Error| RunError::Launch(e.to_string());
+        write_atomically(&dir.join(KILLED), serde_json::to_string(killed).expect("killed inputs serialize").as_bytes())
+            .map_err(launch)?;
+        // A new file each time: every slot starts at zero.
+        let path = dir.join(FLIGHT);
+        let _ = std::fs::remove_file(&path);
+        let file = std::fs::OpenOptions::new().read(true).write(true).create_new(true).open(&path).map_err(launch)?;
+        file.set_len((FLIGHT_SLOTS * SLOT_WORDS * 8) as u64).map_err(launch)?;
+        // SAFETY: a file of this run's own, never truncated while mapped,
+        // accessed through atomics only.
+        let map = unsafe { memmap2::MmapMut::map_mut(&file) }.map_err(launch)?;
+        let words = map.len() / 8;
+        // SAFETY: the mapping is page-aligned and `AtomicU64` has the size and
+        // alignment of `u64`; the flight owns the mapping.
+        let flight = unsafe {
+            let slice = std::slice::from_raw_parts(map.as_ptr().cast::<AtomicU64>(), words);
+            Flight::mapped_by(slice, Box::new(map))
+        };
+        let exe = std::env::current_exe().map_err(launch)?;
+        let mut command = Command::new(exe);
+        command.args(args).env(WORKER_DIR, dir).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        if let Some(bytes) = memory_limit {
+            command.env(MEMORY_LIMIT, bytes.to_string());
+        }
+        let mut child = command.spawn().map_err(launch)?;
+        let stdout = child.stdout.take().expect("piped");
+        let stderr = child.stderr.take().expect("piped");
+        let (sender, frames) = mpsc::channel();
+        std::thread::Builder::new()
+            .name("smallscope-pipe".into())
+            .spawn(move || read_frames(stdout, &sender))
+            .map_err(launch)?;
+        let tail = Arc::new(Mutex::new(Vec::new()));
+        let (their_tail, console) = (tail.clone(), console.clone());
+        let stderr = std::thread::Builder::new()
+            .name("smallscope-stderr".into())
+            .spawn(move || forward_stderr(stderr, &their_tail, &console))
+            .map_err(launch)?;
+        Ok(ProcessAttempt {
+            flight,
+            child,
+            frames,
+            stderr: Some(stderr),
+            tail,
+            memory_limit,
+            killed_for_memory: false,
+            last_memory_check: Instant::now(),
+            done: false,
+        })
+    }
+
+    /// Reaps the worker and tells how it ended.
+    fn ended(&mut self) -> Next {
+        let status = self.reap();
+        if let Some(handle) = self.stderr.take() {
+            let _ = handle.join();
+        }
+        let tail = String::from_utf8_lossy(&self.tail.lock().unwrap_or_else(|e| e.into_inner())).into_owned();
+        classify(status, &tail, self.killed_for_memory, self.memory_limit, &self.flight)
+    }
+
+    fn reap(&mut self) -> Option<ExitStatus> {
+        self.done = true;
+        self.child.wait().ok()
+    }
+
+    /// Kills the worker if its resident memory is far past the limit (memory
+    /// the counting allocator does not see, as from C code).
+    fn check_memory(&mut self) {
+        let Some(limit) = self.memory_limit else { return };
+        if self.last_memory_check.elapsed() < Duration::from_millis(50) {
+            return;
+        }
+        self.last_memory_check = Instant::now();
+        if crate::memory::resident_bytes_of(self.child.id())
+            .is_some_and(|rss| rss as f64 > limit as f64 * RESIDENT_MARGIN)
+        {
+            self.killed_for_memory = true;
+            let _ = self.child.kill();
+        }
+    }
+}
+
+impl Attempt for ProcessAttempt {
+    fn next(&mut self, wait: Duration) -> Next {
+        if self.done {
+            return Next::Finished(Ok(()));
+        }
+        match self.frames.recv_timeout(wait) {
+            Ok(Frame::Batch(batch)) => Next::Batch(batch),
+            Ok(Frame::Finished(message)) => {
+                self.reap();
+                match message.is_empty() {
+                    true => Next::Finished(Ok(())),
+                    false => Next::Finished(Err(ConfigError::Invalid(message))),
+                }
+            }
+            Ok(Frame::Garbled(why)) => {
+                let _ = self.child.kill();
+                match self.ended() {
+                    Next::Died(death) => Next::Died(death),
+                    _ => Next::Died(Death {
+                        kind: FailureKind::Crash,
+                        message: format!("the worker's pipe broke: {why}"),
+                        culprit: None,
+                    }),
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                self.check_memory();
+                Next::Idle
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => self.ended(),
+        }
+    }
+
+    fn flight(&self) -> &Flight {
+        &self.flight
+    }
+
+    fn interrupt(&mut self) {
+        // SAFETY: a signal to our own child, which has not been reaped.
+        unsafe {
+            libc::kill(self.child.id() as libc::pid_t, libc::SIGTERM);
+        }
+    }
+
+    fn abandon(&mut self) {
+        let _ = self.child.kill();
+        self.reap();
+    }
+}
+
+impl Drop for ProcessAttempt {
+    fn drop(&mut self) {
+        if !self.done {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// How a worker that did not finish died, from its exit status, the end of
+/// what it printed and the marks in its flight slots.
+fn classify(
+    status: Option<ExitStatus>,
+    tail: &str,
+    killed_for_memory: bool,
+    limit: Option<u64>,
+    flight: &Flight,
+) -> Next {
+    let slots = flight.claimed();
+    let marked = slots.iter().find(|s| s.mark != 0);
+    let out_of_memory = killed_for_memory
+        || marked.is_some_and(|s| s.mark == MARK_OUT_OF_MEMORY)
+        || tail.contains("memory allocation of");
+    let culprit = marked.map(|s| s.slot);
+    if out_of_memory {
+        let megabytes = limit.map_or(0, |l| l >> 20);
+        // The thread whose allocation passed the limit, or the one in user code.
+        let slot = marked.or_else(|| {
+            let mut in_code = slots.iter().filter(|s| s.in_user_code);
+            match (in_code.next(), in_code.next()) {
+                (Some(only), None) => Some(only),
+                _ => None,
+            }
+        });
+        let Some(slot) = slot.filter(|s| s.in_user_code) else {
+            // The run's own memory reached the limit: it ends with what it has.
+            return Next::Ended(Stop::MemoryLimit);
+        };
+        // Memory that was mostly there before the call is the run's own (the
+        // engines stop between inputs before it comes to this): the run ends.
+        let grew_here = limit.is_none_or(|limit| (slot.allocated as f64) < limit as f64 * 0.75);
+        if !grew_here {
+            return Next::Ended(Stop::MemoryLimit);
+        }
+        return Next::Died(Death {
+            kind: FailureKind::OutOfMemory,
+            message: format!("memory passed the limit of {megabytes} MiB in this call"),
+            culprit: Some(slot.slot),
+        });
+    }
+    let (kind, message) = if tail.contains("has overflowed its stack") {
+        (FailureKind::StackOverflow, "the stack overflowed (unbounded recursion?)".to_owned())
+    } else {
+        match status.and_then(|s| s.signal()) {
+            Some(libc::SIGABRT) => (FailureKind::Abort, "the process aborted (SIGABRT)".to_owned()),
+            Some(signal) => {
+                (FailureKind::Crash, format!("the process was killed by signal {signal} ({})", signal_name(signal)))
+            }
+            None => match status.and_then(|s| s.code()) {
+                Some(code) => (FailureKind::Exit, format!("the process exited with code {code}")),
+                None => (FailureKind::Crash, "the process ended without an exit status".to_owned()),
+            },
+        }
+    };
+    Next::Died(Death { kind, message, culprit })
+}
+
+fn signal_name(signal: i32) -> &'static str {
+    match signal {
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGILL => "SIGILL",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGINT => "SIGINT",
+        _ => "a signal",
+    }
+}
+
+/// Reads frames until the pipe closes; a commit is sent once its journal
+/// arrived too.
+fn read_frames(mut pipe: impl Read, sender: &mpsc::Sender<Frame>) {
+    let mut pending: Option<Batch> = None;
+    loop {
+        let mut header = [0u8; 5];
+        match pipe.read_exact(&mut header) {
+            Ok(()) => {}
+            Err(_) => return,
+        }
+        let len = u32::from_le_bytes(header[1..].try_into().expect("4 bytes")) as usize;
+        let mut payload = vec![0u8; len];
+        if let Err(e) = pipe.read_exact(&mut payload) {
+            let _ = sender.send(Frame::Garbled(format!("a frame was cut short: {e}")));
+            return;
+        }
+        let frame = match header[0] {
+            FRAME_EVENTS => match read_ndjson(&payload[..]).collect::<Result<Vec<_>, _>>() {
+                Ok(events) => {
+                    pending = Some(Batch { events, journal: Vec::new(), ndjson: payload });
+                    continue;
+                }
+                Err(e) => Frame::Garbled(format!("an event did not parse: {e}")),
+            },
+            FRAME_JOURNAL => match pending.take() {
+                Some(batch) => Frame::Batch(Batch { journal: payload, ..batch }),
+                None => Frame::Garbled("a journal without events".into()),
+            },
+            FRAME_FINISHED => Frame::Finished(String::from_utf8_lossy(&payload).into_owned()),
+            other => Frame::Garbled(format!("an unknown frame `{}`", other as char)),
+        };
+        let last = !matches!(frame, Frame::Batch(_));
+        if sender.send(frame).is_err() || last {
+            return;
+        }
+    }
+}
+
+/// Shows what the worker prints (user code's output too), keeping the end
+/// of it to tell how the worker died.
+fn forward_stderr(stderr: impl Read, tail: &Mutex<Vec<u8>>, console: &Console) {
+    for line in BufReader::new(stderr).split(b'\n') {
+        let Ok(line) = line else { return };
+        {
+            let mut tail = tail.lock().unwrap_or_else(|e| e.into_inner());
+            tail.extend_from_slice(&line);
+            tail.push(b'\n');
+            if tail.len() > STDERR_TAIL {
+                let cut = tail.len() - STDERR_TAIL;
+                tail.drain(..cut);
+            }
+        }
+        console.line(&String::from_utf8_lossy(&line));
+    }
+}

@@ -1,0 +1,218 @@
+//! Runs a job as the command line does: in worker processes under a
+//! supervisor (or, with `--no-isolation`, on a thread of this one),
+//! staging every commit, resuming from `--out` with `--resume`, and
+//! stopping cleanly on Ctrl-C.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use smallscope::events::{Fold, Stop};
+use smallscope::runner::{thread_attempt, Attempt, Ending, Job, RunError, Supervisor};
+
+use crate::process::ProcessAttempt;
+use crate::progress::{Console, Watch};
+use crate::signals::Interrupts;
+use crate::staging::{write_outputs, Staging};
+use crate::summary::RunFacts;
+use crate::{BadInput, RunArgs};
+
+/// How to run, from the command line's options.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// Run the engine in worker processes (the default).
+    pub isolation: bool,
+    pub call_timeout: Option<Duration>,
+    /// Bytes a worker may allocate.
+    pub memory_limit: Option<u64>,
+    pub out: Option<PathBuf>,
+    pub resume: bool,
+}
+
+/// How a run ended, and what it found.
+pub struct Finished<F> {
+    /// Every committed event, folded.
+    pub fold: F,
+    /// Why the run stopped before the engine said so, if it did.
+    pub stopped: Option<Stop>,
+    /// The signal that interrupted it.
+    pub signal: Option<i32>,
+    /// A problem that ended the run (a smallscope bug, a worker that keeps dying).
+    pub trouble: Option<String>,
+    pub restarts: u32,
+    pub peak_memory: Option<u64>,
+    pub staging: Staging,
+}
+
+/// The command line that names this run, for `--resume` to check: the
+/// arguments, without those that do not change what it finds (so that a
+/// run can be resumed with more memory, another timeout or thread count).
+fn identity() -> Vec<String> {
+    const FREE: [&str; 5] = ["--memory-limit-mb", "--call-timeout", "--threads", "--format", "--no-isolation"];
+    let mut args = std::env::args().skip(1).filter(|a| a != "--resume");
+    let mut kept = Vec::new();
+    while let Some(arg) = args.next() {
+        let name = arg.split('=').next().unwrap_or("");
+        if FREE.contains(&name) {
+            if !arg.contains('=') && name != "--no-isolation" {
+                args.next();
+            }
+            continue;
+        }
+        kept.push(arg);
+    }
+    kept
+}
+
+/// Runs `job` and returns its folded events once it stops.
+pub fn run<F: Fold + Clone + Send + 'static>(
+    job: Arc<dyn Job<Fold = F>>,
+    options: &RunOptions,
+) -> anyhow::Result<Finished<F>> {
+    let mut staging = Staging::open(options.out.as_deref(), options.resume, &identity())?;
+    if let (false, Some(bytes)) = (options.isolation, options.memory_limit) {
+        // In process, the limit is this process's: passing it ends the run.
+        crate::alloc::limit(bytes);
+    }
+    let interrupts = Interrupts::install()?;
+    let console = Console::new();
+    let mut supervisor = Supervisor::<F>::new(options.call_timeout);
+    if let Some((fold, journal)) = staging.load::<F>()? {
+        console.line(&format!("resuming the run kept in {}", staging.dir().display()));
+        supervisor.fold = fold;
+        supervisor.journal = journal;
+        supervisor.committed = true;
+    }
+    let dir = staging.dir().to_owned();
+    let argv: Vec<OsString> = std::env::args_os().skip(1).collect();
+    let mut watch = Watch::new(console.clone(), &mut staging, &interrupts);
+    let mut launch = |s: &Supervisor<F>| -> Result<Box<dyn Attempt>, RunError> {
+        if options.isolation {
+            let attempt = ProcessAttempt::start(&dir, &argv, options.memory_limit, &s.killed, &console)?;
+            Ok(Box::new(attempt))
+        } else {
+            thread_attempt(job.clone(), s)
+        }
+    };
+    let result = supervisor.run(&mut launch, &mut watch);
+    console.finish();
+    let staging_error = watch.error.take();
+    let (stopped, trouble) = match result {
+        Ok(Ending::Finished) => (None, None),
+        Ok(Ending::Abandoned) => (Some(Stop::Interrupted), None),
+        Ok(Ending::Stopped(stop)) => (Some(stop), None),
+        Err(RunError::Config(error)) => return Err(BadInput(error.to_string()).into()),
+        Err(error) => (Some(Stop::Interrupted), Some(error.to_string())),
+    };
+    let trouble = trouble.or(staging_error.map(|e| format!("writing the run's files: {e:#}")));
+    let peak_memory =
+        if options.isolation { crate::memory::peak_of_children() } else { crate::memory::peak_memory_bytes() };
+    Ok(Finished {
+        fold: supervisor.fold,
+        stopped,
+        signal: interrupts.signal(),
+        trouble,
+        restarts: supervisor.restarts,
+        peak_memory,
+        staging,
+    })
+}
+
+impl<F> Finished<F> {
+    /// Why the run stopped: what the engine said, or why it was stopped
+    /// from outside before it could.
+    pub fn stop(&self, engine: Option<Stop>) -> Stop {
+        match (engine, self.stopped) {
+            (Some(stop), _) => stop,
+            (None, Some(outside)) => outside,
+            (None, None) => Stop::Interrupted,
+        }
+    }
+
+    /// The facts every summary holds; `replay` repeats the run.
+    pub fn facts(&self, run: String, stop: Stop, replay: String) -> RunFacts {
+        let mut facts = RunFacts::new(run, stop, self.restarts, self.peak_memory, replay);
+        // A run stopped by its memory limit is kept too, to be resumed with
+        // a larger one; the same command would only stop again.
+        if stop == Stop::Interrupted {
+            facts.resume = self.resume_command();
+        }
+        facts
+    }
+
+    /// The command that carries this run on, when it kept its state in `--out`.
+    fn resume_command(&self) -> Option<String> {
+        let args: Vec<String> = std::env::args().skip(1).collect();
+        if !args.iter().any(|a| a == "--out" || a.starts_with("--out=")) {
+            return None;
+        }
+        let mut words = vec![crate::program()];
+        words.extend(args.iter().filter(|a| *a != "--resume").map(|a| shell_word(a)));
+        words.push("--resume".into());
+        Some(words.join(" "))
+    }
+
+    /// Writes the run's files into `--out` (with `events.ndjson` and
+    /// `summary.json`), and closes the staging folder: gone when the run is
+    /// over, kept when it can be resumed. Returns the summary as written.
+    pub fn write<S: serde::Serialize>(
+        &mut self,
+        args: &RunArgs,
+        mut files: Vec<(String, Vec<u8>)>,
+        mut summary: S,
+        facts: impl Fn(&mut S) -> &mut RunFacts,
+    ) -> anyhow::Result<S> {
+        let stop = facts(&mut summary).stop;
+        if let Some(out) = &args.out {
+            files.push(("events.ndjson".to_owned(), self.staging.events()?));
+            facts(&mut summary).files = files.iter().map(|(name, _)| name.clone()).collect();
+            let text = serde_json::to_string_pretty(&summary)? + "\n";
+            write_outputs(out, &files, text.as_bytes())?;
+        }
+        let keep = resumable(stop) || self.trouble.is_some();
+        self.staging.close(!keep)?;
+        Ok(summary)
+    }
+
+    /// The exit code: 2 when the run could not go on, 128 + the signal
+    /// that stopped it, else 1 when it found failures, 0 when not.
+    pub fn exit_code(&self, failures: bool) -> ExitCode {
+        if let Some(trouble) = &self.trouble {
+            eprintln!("error: {trouble}");
+            return ExitCode::from(2);
+        }
+        match (self.signal, failures) {
+            (Some(signal), _) => ExitCode::from(crate::signals::exit_code(signal)),
+            (None, true) => ExitCode::from(1),
+            (None, false) => ExitCode::SUCCESS,
+        }
+    }
+}
+
+/// Whether a run that stopped this way can be carried on.
+fn resumable(stop: Stop) -> bool {
+    matches!(stop, Stop::Interrupted | Stop::MemoryLimit)
+}
+
+/// `word`, quoted for a shell when it needs it.
+fn shell_word(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./=,:+@%".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+/// Ends a text summary with the commands that repeat and resume the run.
+pub fn finish_text(text: &mut String, facts: &RunFacts, seed: Option<u64>) {
+    match seed {
+        Some(seed) => text.push_str(&format!("\nseed {seed}; replay: {}", facts.replay)),
+        None => text.push_str(&format!("\nreplay: {}", facts.replay)),
+    }
+    if let Some(resume) = &facts.resume {
+        text.push_str(&format!("\nresume: {resume}"));
+    }
+}

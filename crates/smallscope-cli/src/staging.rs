@@ -1,0 +1,253 @@
+//! Where a run keeps what it committed while it runs, and how its final
+//! files reach `--out`.
+//!
+//! The staging folder (`DIR/.smallscope/` with `--out DIR`, a temporary one
+//! without) holds:
+//! - `events.ndjson` and `journal.bin`: every committed event and the
+//!   engine's journal, appended commit by commit;
+//! - `checkpoint.json`: how many bytes of each are committed, written
+//!   atomically, so that a run killed mid-write resumes from a whole commit;
+//! - `job.json`: the command line, so that `--resume` continues only the
+//!   same run;
+//! - `flight` and `killed.json`: what a worker shares with its supervisor.
+//!
+//! A worker restarted after a crash, and `--resume`, read the committed
+//! state from here. The final files are written to temporary names in
+//! `DIR` and renamed into place, the summary last; a finished run removes
+//! its staging folder, an interrupted one keeps it to be resumed.
+
+use std::fs::File;
+use std::io::{BufReader, Read, Seek, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::Context as _;
+use smallscope::emit::write_atomically;
+use smallscope::events::{read_ndjson, write_ndjson, Fold};
+use smallscope::runner::Batch;
+
+use crate::BadInput;
+
+const EVENTS: &str = "events.ndjson";
+const JOURNAL: &str = "journal.bin";
+const CHECKPOINT: &str = "checkpoint.json";
+const JOB: &str = "job.json";
+pub const FLIGHT: &str = "flight";
+pub const KILLED: &str = "killed.json";
+
+/// How much of the staged files is committed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+struct Checkpoint {
+    events: u64,
+    journal: u64,
+}
+
+/// The command line a staging folder belongs to.
+#[derive(Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+struct JobFile {
+    args: Vec<String>,
+}
+
+/// A run's staging folder.
+pub struct Staging {
+    dir: PathBuf,
+    /// Keeps a temporary folder alive (runs without `--out`).
+    _temp: Option<tempfile::TempDir>,
+    events: File,
+    journal: File,
+    committed: Checkpoint,
+    saved: Checkpoint,
+    last_save: Instant,
+}
+
+impl Staging {
+    /// The staging folder of a run writing to `out` (a temporary one
+    /// without), for the command `args`. With `resume`, the committed state
+    /// of an earlier run of the same command is kept; without, any is dropped.
+    pub fn open(out: Option<&Path>, resume: bool, args: &[String]) -> anyhow::Result<Staging> {
+        let (dir, temp) = match out {
+            Some(out) => {
+                std::fs::create_dir_all(out)
+                    .map_err(|e| BadInput(format!("--out {}: cannot create it: {e}", out.display())))?;
+                let dir = out.join(".smallscope");
+                std::fs::create_dir_all(&dir)
+                    .map_err(|e| BadInput(format!("--out {}: cannot write into it: {e}", out.display())))?;
+                (dir, None)
+            }
+            None => {
+                if resume {
+                    return Err(BadInput("--resume needs --out DIR: the run to resume is kept there".into()).into());
+                }
+                let temp =
+                    tempfile::Builder::new().prefix("smallscope-run-").tempdir().context("a temporary folder")?;
+                (temp.path().to_owned(), Some(temp))
+            }
+        };
+        let job = JobFile { args: args.to_vec() };
+        let mut committed = Checkpoint::default();
+        if resume {
+            let earlier: Option<JobFile> =
+                std::fs::read_to_string(dir.join(JOB)).ok().and_then(|t| serde_json::from_str(&t).ok());
+            match earlier {
+                Some(earlier) if earlier != job => {
+                    return Err(BadInput(format!(
+                        "--resume: the run kept in {} is another one (`{}`); give the same options, or another --out",
+                        dir.display(),
+                        earlier.args.join(" ")
+                    ))
+                    .into())
+                }
+                Some(_) => {
+                    committed = std::fs::read_to_string(dir.join(CHECKPOINT))
+                        .ok()
+                        .and_then(|t| serde_json::from_str(&t).ok())
+                        .unwrap_or_default();
+                }
+                None => {}
+            }
+        }
+        let open = |name: &str, keep: u64| -> anyhow::Result<File> {
+            let path = dir.join(name);
+            let mut file = std::fs::OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .read(true)
+                .write(true)
+                .open(&path)
+                .map_err(|e| BadInput(format!("cannot write {}: {e}", path.display())))?;
+            file.set_len(keep)?;
+            file.seek(std::io::SeekFrom::End(0))?;
+            Ok(file)
+        };
+        let events = open(EVENTS, committed.events)?;
+        let journal = open(JOURNAL, committed.journal)?;
+        write_atomically(&dir.join(JOB), serde_json::to_string(&job)?.as_bytes())
+            .map_err(|e| BadInput(format!("cannot write into {}: {e}", dir.display())))?;
+        // Saved once now whatever it says: a checkpoint an earlier run left goes.
+        let saved = Checkpoint { events: u64::MAX, journal: u64::MAX };
+        let mut staging = Staging { dir, _temp: temp, events, journal, committed, saved, last_save: Instant::now() };
+        staging.save()?;
+        Ok(staging)
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Appends a commit; the checkpoint file follows at most once a second
+    /// (and on [`Staging::save`]).
+    pub fn append(&mut self, batch: &Batch) -> anyhow::Result<()> {
+        if batch.ndjson.is_empty() {
+            let mut bytes = Vec::new();
+            for event in &batch.events {
+                write_ndjson(event, &mut bytes)?;
+            }
+            self.events.write_all(&bytes)?;
+            self.committed.events += bytes.len() as u64;
+        } else {
+            self.events.write_all(&batch.ndjson)?;
+            self.committed.events += batch.ndjson.len() as u64;
+        }
+        self.journal.write_all(&batch.journal)?;
+        self.committed.journal += batch.journal.len() as u64;
+        if self.last_save.elapsed() >= Duration::from_secs(1) {
+            self.save()?;
+        }
+        Ok(())
+    }
+
+    /// Makes the committed state durable for a restart or `--resume`.
+    pub fn save(&mut self) -> anyhow::Result<()> {
+        self.events.flush()?;
+        self.journal.flush()?;
+        if self.committed != self.saved {
+            write_atomically(&self.dir.join(CHECKPOINT), serde_json::to_string(&self.committed)?.as_bytes())?;
+            self.saved = self.committed;
+        }
+        self.last_save = Instant::now();
+        Ok(())
+    }
+
+    /// The committed events, folded, and the journal: what a run resumes
+    /// from; `None` when nothing is committed.
+    pub fn load<F: Fold>(&self) -> anyhow::Result<Option<(F, Vec<u8>)>> {
+        load_committed(&self.dir)
+    }
+
+    /// The committed events, as written.
+    pub fn events(&self) -> anyhow::Result<Vec<u8>> {
+        read_prefix(&self.dir.join(EVENTS), self.committed.events)
+    }
+
+    /// The run is over: with `complete`, the staging folder goes; else it
+    /// stays, to be resumed.
+    pub fn close(&mut self, complete: bool) -> anyhow::Result<()> {
+        self.save()?;
+        if complete && self._temp.is_none() && self.dir.exists() {
+            std::fs::remove_dir_all(&self.dir).with_context(|| format!("removing {}", self.dir.display()))?;
+        }
+        Ok(())
+    }
+}
+
+/// What a staging folder has committed: its events folded, and its journal;
+/// `None` when nothing is. A worker reads it to carry on; so does `--resume`.
+pub fn load_committed<F: Fold>(dir: &Path) -> anyhow::Result<Option<(F, Vec<u8>)>> {
+    let checkpoint: Checkpoint = match std::fs::read_to_string(dir.join(CHECKPOINT)) {
+        Ok(text) => serde_json::from_str(&text).context("reading the checkpoint")?,
+        Err(_) => Checkpoint::default(),
+    };
+    if checkpoint.events == 0 {
+        return Ok(None);
+    }
+    let events = read_prefix(&dir.join(EVENTS), checkpoint.events)?;
+    let mut fold = F::default();
+    for event in read_ndjson(&events[..]) {
+        fold.apply(event.map_err(|e| anyhow::anyhow!("reading committed events: {e}"))?);
+    }
+    let journal = read_prefix(&dir.join(JOURNAL), checkpoint.journal)?;
+    Ok(Some((fold, journal)))
+}
+
+/// The first `len` bytes of `path`.
+fn read_prefix(path: &Path, len: u64) -> anyhow::Result<Vec<u8>> {
+    if len == 0 {
+        return Ok(Vec::new());
+    }
+    let file = File::open(path).with_context(|| format!("opening {}", path.display()))?;
+    let mut bytes = Vec::with_capacity(len as usize);
+    BufReader::new(file).take(len).read_to_end(&mut bytes)?;
+    anyhow::ensure!(bytes.len() as u64 == len, "{} is shorter than its checkpoint", path.display());
+    Ok(bytes)
+}
+
+/// The name of the summary every run writes last.
+pub const SUMMARY: &str = "summary.json";
+
+/// Writes a run's files into `out`, each atomically, `summary.json` last; a
+/// file an earlier run's summary lists and this run does not write is
+/// removed, so that the folder holds one run's files.
+pub fn write_outputs(out: &Path, files: &[(String, Vec<u8>)], summary: &[u8]) -> anyhow::Result<()> {
+    #[derive(serde::Deserialize)]
+    struct Listed {
+        #[serde(default)]
+        files: Vec<String>,
+    }
+    let earlier: Vec<String> = std::fs::read_to_string(out.join(SUMMARY))
+        .ok()
+        .and_then(|t| serde_json::from_str::<Listed>(&t).ok())
+        .map(|l| l.files)
+        .unwrap_or_default();
+    for name in earlier.iter().filter(|n| !files.iter().any(|(f, _)| f == *n)) {
+        // Only plain names in the folder: a summary never lists paths elsewhere.
+        if !name.contains('/') && !name.contains('\\') {
+            let _ = std::fs::remove_file(out.join(name));
+        }
+    }
+    for (name, bytes) in files {
+        let path = out.join(name);
+        write_atomically(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
+    }
+    let path = out.join(SUMMARY);
+    write_atomically(&path, summary).with_context(|| format!("writing {}", path.display()))
+}

@@ -1,0 +1,26 @@
+//! `hostile-exit`: `push(0)` on `[2, 1]` calls `std::process::exit(3)`.
+//!
+//! - **Trigger**: the call `push(0)` on the value `[2, 1]` (2 on top of 1).
+//!   Every other call on every other value behaves as [`Stack`](crate::Stack) does.
+//! - **Finding**: `exit`: the process exits normally with status 3 (no
+//!   signal; `smallscope` itself only uses 0, 1 and 2), in the middle of the run.
+//! - **Attributed to**: `push`.
+//! - **Minimal witness** (`beapi hostile-exit --scope 3 --builders new,push`):
+//!   `s0 = new(); s0.push(1); s0.push(2); s0.push(0)`: 4 calls, level 4.
+//! - **Before the trigger**: 13 structures at levels 1 to 3, and 15 of level
+//!   4 (the pushes on the 5 stacks of length 2 made before `[2, 1]`): 28.
+
+use crate::hostile::Hostility;
+
+/// The exit status of the trigger call.
+pub const EXIT_STATUS: i32 = 3;
+
+/// Exits the process with [`EXIT_STATUS`] on the trigger call.
+#[derive(Clone, Debug, Default)]
+pub struct Exit;
+
+impl Hostility for Exit {
+    fn on_trigger_push() {
+        std::process::exit(EXIT_STATUS);
+    }
+}

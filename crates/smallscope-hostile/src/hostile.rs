@@ -1,0 +1,135 @@
+//! The shared API of the subjects, registered once per marker type (as the
+//! built-in subjects register their planted bugs):
+//!
+//! - [`HostileStack<H>`](HostileStack): `push` or `rep_ok` misbehaves as the
+//!   marker `H` says; `Clone` and `Debug` are derived, and there is no `Drop`;
+//! - [`HostileClone<C>`](HostileClone): `Clone`, written by hand, misbehaves
+//!   as the marker `C` says; the operations are the plain stack's.
+//!
+//! The one subject that misbehaves in `Drop` is a newtype of its own,
+//! [`PanickingDrop`](crate::panic_drop::PanickingDrop).
+
+use std::fmt::Debug;
+use std::marker::PhantomData;
+
+use smallscope::Heap;
+
+use crate::list::{Empty, Stack};
+use crate::{abort, alloc_bomb, exit, leak, loop_clone, loop_rep_ok, looping, panic_clone, panic_rep_ok, recursion};
+
+/// What a [`HostileStack`] does wrong. Every hook does nothing unless the
+/// marker overrides it.
+pub trait Hostility: Clone + Debug + Default + 'static {
+    /// Runs first in every `push(x)` on `stack`; by default it runs
+    /// [`on_trigger_push`](Self::on_trigger_push) on the trigger call.
+    fn before_push(stack: &Stack, x: u8) {
+        if stack.is_trigger_push(x) {
+            Self::on_trigger_push();
+        }
+    }
+
+    /// Runs first in the trigger call `push(0)` on `[2, 1]`.
+    fn on_trigger_push() {}
+
+    /// Runs first in `rep_ok` on `[0, 2, 1]`.
+    fn on_trigger_rep_ok() {}
+}
+
+/// A stack whose `push` or `rep_ok` misbehaves as `H` says.
+#[derive(Heap, Clone, Debug, Default)]
+pub struct HostileStack<H: Hostility> {
+    stack: Stack,
+    #[heap(skip)]
+    hostility: PhantomData<H>,
+}
+
+#[smallscope::api(
+    rep_ok = rep_ok,
+    register(
+        "hostile-recursion" = HostileStack<recursion::Recursion>,
+        "hostile-abort" = HostileStack<abort::Abort>,
+        "hostile-exit" = HostileStack<exit::Exit>,
+        "hostile-loop" = HostileStack<looping::Loop>,
+        "hostile-loop-rep-ok" = HostileStack<loop_rep_ok::LoopInRepOk>,
+        "hostile-alloc-bomb" = HostileStack<alloc_bomb::AllocBomb>,
+        "hostile-leak" = HostileStack<leak::Leak>,
+        "hostile-panic-rep-ok" = HostileStack<panic_rep_ok::PanicInRepOk>,
+    )
+)]
+impl<H: Hostility> HostileStack<H> {
+    pub fn new() -> Self {
+        HostileStack { stack: Stack::new(), hostility: PhantomData }
+    }
+
+    pub fn push(&mut self, x: u8) {
+        H::before_push(&self.stack, x);
+        self.stack.push(x);
+    }
+
+    pub fn pop(&mut self) -> Result<u8, Empty> {
+        self.stack.pop()
+    }
+
+    pub fn len(&self) -> usize {
+        self.stack.len()
+    }
+
+    pub fn rep_ok(&self) -> bool {
+        if self.stack.is_trigger_after_push() {
+            H::on_trigger_rep_ok();
+        }
+        self.stack.rep_ok()
+    }
+}
+
+/// What cloning `[2, 1]` does in a [`HostileClone`].
+pub trait CloneHostility: Debug + Default + 'static {
+    /// Runs first in `clone()` of `[2, 1]`.
+    fn on_trigger_clone();
+}
+
+/// A stack whose `Clone` misbehaves on `[2, 1]` as `C` says.
+#[derive(Heap, Debug, Default)]
+pub struct HostileClone<C: CloneHostility> {
+    stack: Stack,
+    #[heap(skip)]
+    hostility: PhantomData<C>,
+}
+
+impl<C: CloneHostility> Clone for HostileClone<C> {
+    fn clone(&self) -> Self {
+        if self.stack.is_trigger_value() {
+            C::on_trigger_clone();
+        }
+        HostileClone { stack: self.stack.clone(), hostility: PhantomData }
+    }
+}
+
+#[smallscope::api(
+    rep_ok = rep_ok,
+    register(
+        "hostile-loop-clone" = HostileClone<loop_clone::LoopInClone>,
+        "hostile-panic-clone" = HostileClone<panic_clone::PanicInClone>,
+    )
+)]
+impl<C: CloneHostility> HostileClone<C> {
+    pub fn new() -> Self {
+        HostileClone { stack: Stack::new(), hostility: PhantomData }
+    }
+
+    pub fn push(&mut self, x: u8) {
+        self.stack.push(x);
+    }
+
+    pub fn pop(&mut self) -> Result<u8, Empty> {
+        self.stack.pop()
+    }
+
+    pub fn len(&self) -> usize {
+        self.stack.len()
+    }
+
+    pub fn rep_ok(&self) -> bool {
+        self.stack.rep_ok()
+    }
+}
