@@ -476,7 +476,7 @@ impl<'a, T: Subject> Search<'a, T> {
             },
             _ => None,
         };
-        self.discard_args(&mut args, usize::from(step.op), &|_| Input::Structure { index: u64::from(index) });
+        self.discard_args(&mut args, Some(usize::from(step.op)), &|_| Input::Structure { index: u64::from(index) });
         value
     }
 
@@ -490,23 +490,25 @@ impl<'a, T: Subject> Search<'a, T> {
             self.file_killed(&killed, Input::Structure { index }, None);
             return;
         }
-        self.discard(value, 0, &|_| Input::Structure { index });
+        self.discard(value, None, &|_| Input::Structure { index });
         flight::position(self.address(0));
     }
 
     /// Drops a value the search does not keep, which runs the user's `Drop`;
-    /// a panic in it is reported with `input` as the witness.
-    fn discard(&mut self, value: T, op: usize, input: &dyn Fn(&Self) -> Input) {
+    /// a panic in it is reported with `input` as the witness, and the
+    /// operation whose call left the value, if one did.
+    fn discard(&mut self, value: T, op: Option<usize>, input: &dyn Fn(&Self) -> Input) {
         if self.leak {
             std::mem::forget(value);
             return;
         }
         if let Err(Outcome::Panicked(panic) | Outcome::AssumeFailed(panic)) =
-            drop_captured(UserCode::new(During::Drop, op as u16), value)
+            drop_captured(UserCode::new(During::Drop, op.unwrap_or(0) as u16), value)
         {
             let failure = Failure {
+                operation: op.map(|op| self.ops[op].name.to_owned()),
                 location: panic.location,
-                ..self.failure(FailureKind::Panic, During::Drop, op, panic.message)
+                ..self.bare_failure(FailureKind::Panic, During::Drop, panic.message)
             };
             let input = input(self);
             self.file(failure, input);
@@ -514,7 +516,7 @@ impl<'a, T: Subject> Search<'a, T> {
     }
 
     /// Drops the subject arguments left in `args`.
-    fn discard_args(&mut self, args: &mut Vec<Arg<T>>, op: usize, input: &dyn Fn(&Self) -> Input) {
+    fn discard_args(&mut self, args: &mut Vec<Arg<T>>, op: Option<usize>, input: &dyn Fn(&Self) -> Input) {
         for arg in args.drain(..) {
             if let Arg::Subject(value) = arg {
                 self.discard(value, op, input);
@@ -593,7 +595,7 @@ impl<'a, T: Subject> Search<'a, T> {
                 let Some(value) = self.materialize(index, call) else {
                     let text = format!("structure {index} could not be rebuilt; skipped");
                     self.cx.out.event(Event::Note(Note { text }));
-                    self.discard_args(&mut args, op, &|s| s.call_input(call, None));
+                    self.discard_args(&mut args, Some(op), &|s| s.call_input(call, None));
                     self.args = args;
                     return;
                 };
@@ -669,9 +671,9 @@ impl<'a, T: Subject> Search<'a, T> {
 
     /// Drops what a call left that is not kept, and returns the buffer.
     fn finish_call(&mut self, call: &CallSite<'_>, mut args: Vec<Arg<T>>, returned: Option<Returned<T>>) {
-        self.discard_args(&mut args, call.op, &|s| s.call_input(call, None));
+        self.discard_args(&mut args, Some(call.op), &|s| s.call_input(call, None));
         if let Some(Returned::Subject(value)) = returned {
-            self.discard(value, call.op, &|s| s.call_input(call, None));
+            self.discard(value, Some(call.op), &|s| s.call_input(call, None));
         }
         self.args = args;
     }
@@ -696,14 +698,14 @@ impl<'a, T: Subject> Search<'a, T> {
             if let Some(failure) = failure {
                 let input = self.call_input(call, Some(output));
                 self.file(failure, input);
-                self.discard(value, call.op, &|s| s.call_input(call, Some(output)));
+                self.discard(value, Some(call.op), &|s| s.call_input(call, Some(output)));
                 return;
             }
         }
         if new {
             self.states.insert(key);
         } else if self.config.state_matching {
-            self.discard(value, call.op, &|s| s.call_input(call, Some(output)));
+            self.discard(value, Some(call.op), &|s| s.call_input(call, Some(output)));
             return;
         }
         let canonical = if self.config.record_canonical { self.lin.text(&value).ok() } else { None };
@@ -783,27 +785,34 @@ impl<'a, T: Subject> Search<'a, T> {
             return;
         }
         failure.group = self.groups.len() as u32;
-        failure.witness = self.witness(input);
+        failure.witness = self.witness(input, failure.during);
         failure.replay = self.cx.replay.clone();
         self.groups.push((key, 1));
         self.cx.out.event(Event::Failure(failure));
         self.commit();
     }
 
-    fn witness(&self, input: Input) -> Witness {
+    /// The witness of `input`; a structure whose `Clone` or `Drop` failed
+    /// is shown built, then cloned or dropped.
+    fn witness(&self, input: Input, during: During) -> Witness {
         let step_of = |s: u32| &self.structures[s as usize];
         let (program, tail) = match &input {
             Input::Call { op, args, output, .. } => (Program::unroll_call(*op, args, *output, &step_of), None),
             Input::Structure { index } => {
                 let program = Program::unroll(step_of(*index as u32), &step_of);
                 let var = program.result.map_or("s0".to_owned(), |v| format!("s{v}"));
-                (program, Some(var))
+                let tail = match during {
+                    During::Drop => format!("drop({var})"),
+                    _ => format!("{var}.clone()"),
+                };
+                (program, Some(tail))
             }
             Input::Program(_) | Input::Candidate(_) => (Program::default(), None),
         };
         let mut text = program.to_text(&self.infos);
-        if let Some(var) = tail {
-            text.push_str(&format!(" (then {var} is cloned or dropped)"));
+        if let Some(tail) = tail {
+            text.push_str("; ");
+            text.push_str(&tail);
         }
         Witness { text, calls: program.len(), input }
     }

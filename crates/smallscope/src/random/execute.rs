@@ -17,7 +17,7 @@ use crate::api::{Access, Arg, Operation, ParamKind, Returned};
 use crate::beapi::fingerprint;
 use crate::events::{During, FailureKind};
 use crate::heap::{Heap, Linearizer};
-use crate::runner::{flight, run_captured, Address, Killed, Outcome, UserCode};
+use crate::runner::{flight, run_captured, Address, Killed, Outcome, SafeDrop, UserCode};
 use crate::sequence::{Call, Operand, Program};
 
 /// A broken contract, an unexpected panic, or user code that killed or hung
@@ -116,8 +116,11 @@ pub enum CallResult {
 /// How many untouched values a call's contracts compare the touched ones with.
 const VALUES_AT_HAND: usize = 4;
 
+/// A subject value shared between sequences; its `Drop` is captured.
+pub type Shared<T> = Arc<SafeDrop<T>>;
+
 /// The subject values of a sequence, by variable; `None` once moved.
-pub type Values<T> = Vec<Option<Arc<T>>>;
+pub type Values<T> = Vec<Option<Shared<T>>>;
 
 /// Runs calls of one subject's operations and checks its contracts.
 pub struct Executor<'a, T> {
@@ -258,7 +261,7 @@ impl<T: Heap> Executor<'_, T> {
         let mut args = Vec::with_capacity(call.operands.len());
         // Values shared with stored sequences, copied inside the captured
         // call: `Clone` is user code too, and a panic in it is a failure.
-        let mut shared: Vec<(usize, Arc<T>)> = Vec::new();
+        let mut shared: Vec<(usize, Shared<T>)> = Vec::new();
         for (operand, kind) in call.operands.iter().zip(&op.params) {
             match operand {
                 Operand::Var(v) => {
@@ -266,7 +269,7 @@ impl<T: Heap> Executor<'_, T> {
                         return CallResult::Illegal; // moved before, or used twice in one call
                     };
                     match Arc::try_unwrap(value) {
-                        Ok(owned) => args.push(Arg::Subject(owned)),
+                        Ok(owned) => args.push(Arg::Subject(owned.into_inner())),
                         Err(value) if self.clone.get().is_some() => {
                             shared.push((args.len(), value));
                             args.push(Arg::Taken);
@@ -303,7 +306,7 @@ impl<T: Heap> Executor<'_, T> {
         let outcome = run_captured(UserCode::call(call.op), || (op.invoke)(&mut args, render));
         for (operand, arg) in call.operands.iter().zip(args) {
             if let (Operand::Var(v), Arg::Subject(value)) = (operand, arg) {
-                values[*v as usize] = Some(Arc::new(value));
+                values[*v as usize] = Some(Arc::new(SafeDrop::new(value)));
             }
         }
         let (int, rendered) = match outcome {
@@ -327,7 +330,7 @@ impl<T: Heap> Executor<'_, T> {
                 if values.len() <= var {
                     values.resize_with(var + 1, || None);
                 }
-                values[var] = Some(Arc::new(value));
+                values[var] = Some(Arc::new(SafeDrop::new(value)));
                 touched.push(var as u32);
                 (None, None)
             }
@@ -358,7 +361,7 @@ impl<T: Heap> Executor<'_, T> {
             .collect();
         live.extend_from_slice(touched);
         live.sort_unstable();
-        let value = |v: u32| values[v as usize].as_deref().expect("live");
+        let value = |v: u32| -> &T { values[v as usize].as_deref().expect("live") };
         // Touched values whose canonical form already passed the one-value checks.
         let mut fresh: Vec<(u32, u128)> = Vec::new();
         let mut known: Vec<u32> = Vec::new();
@@ -404,7 +407,7 @@ impl<T: Heap> Executor<'_, T> {
         index: usize,
         prints: &[(u32, u128)],
     ) -> Option<Broken> {
-        let value = |v: u32| values[v as usize].as_deref().expect("live");
+        let value = |v: u32| -> &T { values[v as usize].as_deref().expect("live") };
         let is_touched = |v: u32| touched.contains(&v);
         for (c, contract) in self.contracts.iter().enumerate() {
             let mut looking_at: ([u32; 3], usize) = ([0; 3], 0);

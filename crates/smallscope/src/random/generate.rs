@@ -11,7 +11,7 @@ use rand::{RngExt, SeedableRng};
 use rand_xorshift::XorShiftRng;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::execute::{Broken, CallResult, Executor, GroupKey, Values};
+use super::execute::{Broken, CallResult, Executor, GroupKey, Shared, Values};
 use super::journal::{Delta, GroupState, Prints, SampledState, StoredComponent, Tally};
 use super::sequence::Sequence;
 use super::{IndexPruning, RandomConfig, Resume};
@@ -19,7 +19,7 @@ use crate::api::{Access, IntKind, Operation, OperationInfo, ParamKind, ReturnKin
 use crate::events::{Counts, During, Event, Failure, FailureKind, Input, Note, Progress, Sink, Stop, Witness};
 use crate::heap::Heap;
 use crate::runner::memory::{self, Pressure};
-use crate::runner::{run_captured, StopFlag, UserCode};
+use crate::runner::{run_captured, take_drop_panic, StopFlag, UserCode};
 use crate::sequence::{Call, Literal, Operand, Program};
 
 /// Addresses' `run` numbers: which part of a random run user code ran in.
@@ -78,7 +78,7 @@ struct EqualIndex<T> {
 
 /// A value ordered by the subject's `Ord`, with the sequence that made it.
 struct OrdKey<T> {
-    value: Arc<T>,
+    value: Shared<T>,
     cmp: fn(&T, &T) -> std::cmp::Ordering,
     seq: Arc<Sequence>,
 }
@@ -152,7 +152,7 @@ pub(super) struct Generator<'a, T> {
     int_seen: FxHashSet<i64>,
     made: FxHashSet<u128>,
     seen_heaps: FxHashSet<u128>,
-    seen_equal: FxHashMap<u64, Vec<Arc<T>>>,
+    seen_equal: FxHashMap<u64, Vec<Shared<T>>>,
     pub groups: Vec<Group>,
     group_of: FxHashMap<GroupKey, usize>,
     regression_pool: BinaryHeap<Reverse<Sampled>>,
@@ -532,6 +532,21 @@ impl<'a, T: Heap> Generator<'a, T> {
         self.counts.executed += 1;
         let before = memory::allocated();
         self.execute(parts, seq.clone());
+        if let Some(panic) = take_drop_panic() {
+            // A value the sequence left was dropped, and its `Drop` panicked.
+            let op = seq.own_calls().last().map_or(0, |c| c.op);
+            let broken = Broken {
+                kind: FailureKind::Panic,
+                during: During::Drop,
+                contract: "no-panic".into(),
+                op,
+                location: panic.location,
+                message: panic.message,
+                vars: Vec::new(),
+            };
+            self.counts.failing += 1;
+            self.file_program(broken, seq.flatten());
+        }
         match memory::pressure(before) {
             Pressure::Fine => {}
             Pressure::Stop => self.halt = Some(Stop::MemoryLimit),
@@ -762,7 +777,7 @@ impl<'a, T: Heap> Generator<'a, T> {
     /// that is `==` to an old one is where `Hash`, `Ord` and `==` itself can
     /// disagree. Equal values are found through `Ord`, which must agree with
     /// `==` (a contract of its own), not through `Hash`, which is under test.
-    fn meet_equal(&mut self, value: Arc<T>, seq: &Arc<Sequence>) {
+    fn meet_equal(&mut self, value: Shared<T>, seq: &Arc<Sequence>) {
         let Some((old_value, old_seq)) = self.index_equal(value.clone(), seq) else { return };
         if self.exec.pair_holds(&old_value, &value, 0) {
             return;
@@ -780,7 +795,7 @@ impl<'a, T: Heap> Generator<'a, T> {
 
     /// Adds `value` to the index of values by `Ord`, unless an equal one is
     /// there: then that one is returned, with the sequence that made it.
-    fn index_equal(&mut self, value: Arc<T>, seq: &Arc<Sequence>) -> Option<(Arc<T>, Arc<Sequence>)> {
+    fn index_equal(&mut self, value: Shared<T>, seq: &Arc<Sequence>) -> Option<(Shared<T>, Arc<Sequence>)> {
         let index = self.equal_index.as_mut()?;
         let key = OrdKey { value, cmp: index.cmp, seq: seq.clone() };
         // A panicking `cmp` is the ord contracts' business; here it only ends the matching.

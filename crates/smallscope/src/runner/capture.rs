@@ -111,3 +111,53 @@ pub fn run_captured<R>(code: UserCode, f: impl FnOnce() -> R) -> Result<R, Outco
 pub fn drop_captured<T>(code: UserCode, value: T) -> Result<(), Outcome> {
     run_captured(code, move || drop(value))
 }
+
+thread_local! {
+    /// A panic in a [`SafeDrop`]'s drop, for the engine to report.
+    static DROP_PANIC: RefCell<Option<PanicInfo>> = const { RefCell::new(None) };
+}
+
+/// A value whose `Drop` runs as captured user code: a panic in it is kept
+/// (see [`take_drop_panic`]) instead of unwinding through the engine. For
+/// values engines share and drop in many places.
+pub struct SafeDrop<T>(std::mem::ManuallyDrop<T>);
+
+impl<T> SafeDrop<T> {
+    pub fn new(value: T) -> Self {
+        SafeDrop(std::mem::ManuallyDrop::new(value))
+    }
+
+    /// The value, to be dropped by its new owner.
+    pub fn into_inner(self) -> T {
+        let mut this = std::mem::ManuallyDrop::new(self);
+        // SAFETY: `this` is never used or dropped again.
+        unsafe { std::mem::ManuallyDrop::take(&mut this.0) }
+    }
+}
+
+impl<T> std::ops::Deref for SafeDrop<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T> Drop for SafeDrop<T> {
+    fn drop(&mut self) {
+        let value = &mut self.0;
+        // SAFETY: the value is dropped once, here, and never used again.
+        let dropped = run_captured(UserCode::new(crate::events::During::Drop, 0), || unsafe {
+            std::mem::ManuallyDrop::drop(value)
+        });
+        if let Err(Outcome::Panicked(info) | Outcome::AssumeFailed(info)) = dropped {
+            DROP_PANIC.with(|last| {
+                last.borrow_mut().get_or_insert(info);
+            });
+        }
+    }
+}
+
+/// The first panic in a [`SafeDrop`]'s drop on this thread since the last call.
+pub fn take_drop_panic() -> Option<PanicInfo> {
+    DROP_PANIC.with(|last| last.borrow_mut().take())
+}

@@ -25,7 +25,7 @@ mod killed;
 pub mod memory;
 mod supervise;
 
-pub use capture::{assume_failed, drop_captured, run_captured, Outcome, PanicInfo};
+pub use capture::{assume_failed, drop_captured, run_captured, take_drop_panic, Outcome, PanicInfo, SafeDrop};
 pub use flight::{Address, Flight, UserCode};
 pub use killed::Killed;
 pub use supervise::{

@@ -1,0 +1,240 @@
+//! End to end, through the harness binary: every hostile subject's bug is a
+//! finding, named for what happened, with the operation and a witness;
+//! the run ends by itself; what was found before is in `--out`.
+
+use std::path::Path;
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use smallscope_hostile::{STRUCTURES_BEFORE_TRIGGER, WITNESS};
+
+/// The call timeout the tests give: a hang costs this much.
+const TIMEOUT: u64 = 2;
+/// What a run may take beyond the call timeout (a debug build, two cores).
+const SLACK: Duration = Duration::from_secs(20);
+
+fn harness(args: &[&str], dir: &Path) -> (Output, Duration) {
+    let started = Instant::now();
+    let output = Command::new(env!("CARGO_BIN_EXE_smallscope-hostile"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("the harness runs");
+    (output, started.elapsed())
+}
+
+fn read_json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// A BEAPI run at scope 3 with builders new and push, written to `out`.
+fn beapi(subject: &str, extra: &[&str]) -> (tempfile::TempDir, Output, Duration, Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let timeout = TIMEOUT.to_string();
+    let mut args = vec!["beapi", subject, "--scope", "3", "--builders", "new,push", "--out", "out"];
+    args.extend(["--call-timeout", &timeout]);
+    args.extend_from_slice(extra);
+    let (output, elapsed) = harness(&args, dir.path());
+    let summary = read_json(&dir.path().join("out/summary.json"));
+    (dir, output, elapsed, summary)
+}
+
+/// The canonical texts `out/structures.jsonl` holds.
+fn structures(dir: &Path) -> Vec<String> {
+    std::fs::read_to_string(dir.join("out/structures.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).unwrap()["canonical"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// The stacks of length at most 3 over {0, 1, 2}, top first: 40, counted
+/// here, not by smallscope.
+fn all_stacks() -> Vec<Vec<u8>> {
+    let mut all = vec![Vec::new()];
+    let mut level = vec![Vec::new()];
+    for _ in 0..3 {
+        let next: Vec<Vec<u8>> =
+            level.iter().flat_map(|s: &Vec<u8>| (0..3u8).map(move |x| [vec![x], s.clone()].concat())).collect();
+        all.extend(next.iter().cloned());
+        level = next;
+    }
+    all
+}
+
+/// The canonical text of a stack, as the linearizer writes it.
+fn canonical(stack: &[u8]) -> String {
+    let mut text = String::from("null");
+    for (depth, value) in stack.iter().enumerate().rev() {
+        text = format!("Node#{}{{value: {value}, next: {text}}}", depth + 1);
+    }
+    text
+}
+
+/// Asserts the one failure group: kind, user code, operation and witness.
+fn assert_finding(summary: &Value, kind: &str, during: &str, operation: Option<&str>, witness: &str) {
+    let groups = summary["failure_groups"].as_array().expect("failure groups");
+    assert_eq!(groups.len(), 1, "{summary:#}");
+    let group = &groups[0];
+    assert_eq!(group["kind"], kind, "{group:#}");
+    assert_eq!(group["during"], during, "{group:#}");
+    assert_eq!(group["operation"].as_str(), operation, "{group:#}");
+    assert_eq!(group["witness"]["text"], witness, "{group:#}");
+}
+
+/// Asserts the structures in `out`: every stack made before the trigger,
+/// and no stack that exists only past it.
+fn assert_kept(dir: &Path, missing: &[&[u8]]) {
+    let kept = structures(dir);
+    assert!(kept.len() >= STRUCTURES_BEFORE_TRIGGER, "{} structures", kept.len());
+    for stack in all_stacks() {
+        let text = canonical(&stack);
+        let expected = !missing.contains(&stack.as_slice());
+        assert_eq!(kept.iter().any(|k| k.contains(&format!("{{top: {text}}}"))), expected, "{stack:?} in {kept:?}");
+    }
+}
+
+#[test]
+fn beapi_survives_every_misbehaviour_in_push() {
+    for (subject, kind) in [
+        ("hostile-recursion", "stack-overflow"),
+        ("hostile-abort", "abort"),
+        ("hostile-exit", "exit"),
+        ("hostile-loop", "hang"),
+    ] {
+        let (dir, output, elapsed, summary) = beapi(subject, &[]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{subject}: {stderr}");
+        assert!(elapsed < Duration::from_secs(TIMEOUT) + SLACK, "{subject}: {elapsed:?}");
+        assert_finding(&summary, kind, "call", Some("push"), WITNESS);
+        assert_eq!(summary["stop"], "complete", "{subject}");
+        assert_eq!(summary["restarts"], 1, "{subject}");
+        // The trigger call made nothing: [0, 2, 1] is not there; the rest is.
+        assert_kept(dir.path(), &[&[0, 2, 1]]);
+        assert!(stderr.contains(&format!("found: {kind} in `push`")), "{subject}: {stderr}");
+        let events = std::fs::read_to_string(dir.path().join("out/events.ndjson")).unwrap();
+        assert!(events.contains(&format!("\"kind\":\"{kind}\"")), "{subject}");
+    }
+}
+
+#[test]
+fn beapi_survives_clone_drop_and_rep_ok_misbehaving() {
+    let clone_witness = "s0 = new(); s0.push(1); s0.push(2); s0.clone()";
+    for (subject, kind, during, operation, witness) in [
+        ("hostile-loop-clone", "hang", "clone", Some("push"), clone_witness),
+        ("hostile-panic-clone", "panic", "clone", Some("push"), clone_witness),
+        ("hostile-loop-rep-ok", "hang", "rep-ok", Some("push"), WITNESS),
+        ("hostile-panic-rep-ok", "panic", "rep-ok", Some("push"), WITNESS),
+        ("hostile-panic-drop", "panic", "drop", None, "s0 = new(); s0.push(1); s0.push(2); drop(s0)"),
+    ] {
+        let (dir, output, elapsed, summary) = beapi(subject, &[]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{subject}: {stderr}");
+        assert!(elapsed < Duration::from_secs(TIMEOUT) + SLACK, "{subject}: {elapsed:?}");
+        assert_finding(&summary, kind, during, operation, witness);
+        // A broken Clone only costs the fast path: replay builds everything.
+        let missing: &[&[u8]] = if during == "rep-ok" { &[&[0, 2, 1]] } else { &[] };
+        assert_kept(dir.path(), missing);
+    }
+}
+
+#[test]
+fn memory_runaways_stop_near_the_limit() {
+    let limit: u64 = 64;
+    for (subject, restarts, stop) in [("hostile-alloc-bomb", 1, "complete"), ("hostile-leak", 0, "memory-limit")] {
+        let (dir, output, elapsed, summary) = beapi(subject, &["--memory-limit-mb", &limit.to_string()]);
+        assert_eq!(output.status.code(), Some(1), "{subject}: {}", String::from_utf8_lossy(&output.stderr));
+        assert!(elapsed < SLACK, "{subject}: {elapsed:?}");
+        let group = &summary["failure_groups"][0];
+        assert_eq!((group["kind"].as_str(), group["operation"].as_str()), (Some("out-of-memory"), Some("push")));
+        assert_eq!(summary["restarts"], restarts, "{subject}");
+        assert_eq!(summary["stop"], stop, "{subject}");
+        let peak = summary["peak_memory_bytes"].as_u64().unwrap();
+        assert!(peak as f64 <= limit as f64 * 1.25 * 1048576.0, "{subject}: peak {} MiB", peak >> 20);
+        // The bomb's call made nothing; the leak keeps what came before its stop.
+        if subject == "hostile-alloc-bomb" {
+            assert_eq!(group["witness"]["text"], WITNESS);
+            assert_kept(dir.path(), &[&[0, 2, 1]]);
+        } else {
+            assert!(structures(dir.path()).len() >= STRUCTURES_BEFORE_TRIGGER);
+        }
+    }
+}
+
+#[test]
+fn random_memory_runaways_stop_near_the_limit() {
+    let limit: u64 = 64;
+    for (subject, stop) in [("hostile-alloc-bomb", "time-limit"), ("hostile-leak", "memory-limit")] {
+        let dir = tempfile::tempdir().unwrap();
+        let args = ["random", subject, "--time-limit", "3s", "--memory-limit-mb", "64", "--out", "out"];
+        let (output, elapsed) = harness(&args, dir.path());
+        assert_eq!(output.status.code(), Some(1), "{subject}: {}", String::from_utf8_lossy(&output.stderr));
+        assert!(elapsed < Duration::from_secs(3) + SLACK, "{subject}: {elapsed:?}");
+        let summary = read_json(&dir.path().join("out/summary.json"));
+        let group = &summary["failure_groups"][0];
+        assert_eq!((group["kind"].as_str(), group["operation"].as_str()), (Some("out-of-memory"), Some("push")));
+        assert!(group["witness"]["text"].as_str().unwrap().starts_with("s0 = new(); s0.push("), "{group:#}");
+        assert_eq!(summary["stop"], stop, "{subject}");
+        let peak = summary["peak_memory_bytes"].as_u64().unwrap();
+        assert!(peak as f64 <= limit as f64 * 1.25 * 1048576.0, "{subject}: peak {} MiB", peak >> 20);
+    }
+}
+
+#[test]
+fn random_testing_survives_hangs_and_crashes() {
+    for (subject, kind, during) in [
+        ("hostile-loop", "hang", "call"),
+        ("hostile-loop-clone", "hang", "clone"),
+        ("hostile-loop-rep-ok", "hang", "check"),
+        ("hostile-recursion", "stack-overflow", "call"),
+        ("hostile-abort", "abort", "call"),
+        ("hostile-panic-drop", "panic", "drop"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let timeout = TIMEOUT.to_string();
+        let args = ["random", subject, "--time-limit", "3s", "--call-timeout", &timeout, "--out", "out"];
+        let (output, elapsed) = harness(&args, dir.path());
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{subject}: {stderr}");
+        assert!(elapsed < Duration::from_secs(3 + 3 * TIMEOUT) + SLACK, "{subject}: {elapsed:?}");
+        let summary = read_json(&dir.path().join("out/summary.json"));
+        let groups = summary["failure_groups"].as_array().unwrap();
+        let found = groups.iter().find(|g| g["kind"] == kind && g["during"] == during);
+        let found = found.unwrap_or_else(|| panic!("{subject}: no {kind} in {during}: {summary:#}"));
+        assert!(found["witness"]["calls"].as_u64().unwrap() >= 3, "{subject}: {found:#}");
+        // The error tests were written, one per group.
+        let tests = std::fs::read_to_string(dir.path().join("out/error_tests.rs")).unwrap();
+        assert_eq!(tests.matches("#[test]").count(), groups.len(), "{subject}");
+    }
+}
+
+#[test]
+fn korat_survives_rep_ok_misbehaving_on_any_thread_count() {
+    for threads in ["1", "2"] {
+        for (subject, kind) in [
+            ("hostile-korat-loop", "hang"),
+            ("hostile-korat-overflow", "stack-overflow"),
+            ("hostile-korat-panic", "panic"),
+        ] {
+            let dir = tempfile::tempdir().unwrap();
+            let timeout = TIMEOUT.to_string();
+            let args =
+                ["korat", subject, "--scope", "3", "--threads", threads, "--call-timeout", &timeout, "--out", "out"];
+            let (output, elapsed) = harness(&args, dir.path());
+            assert_eq!(output.status.code(), Some(1), "{subject}: {}", String::from_utf8_lossy(&output.stderr));
+            assert!(elapsed < Duration::from_secs(TIMEOUT) + SLACK, "{subject}: {elapsed:?}");
+            let summary = read_json(&dir.path().join("out/summary.json"));
+            let group = &summary["failure_groups"][0];
+            assert_eq!((group["kind"].as_str(), group["during"].as_str()), (Some(kind), Some("rep-ok")), "{subject}");
+            // Catalan(3) trees but the one rep_ok failed on.
+            assert_eq!(summary["structures"], 4, "{subject}, {threads} threads");
+            let candidate = group["witness"]["input"]["candidate"].as_array().unwrap();
+            assert!(!candidate.is_empty());
+            // Every valid tree found is in --out.
+            let lines = std::fs::read_to_string(dir.path().join("out/structures.jsonl")).unwrap();
+            assert_eq!(lines.lines().count(), 4);
+        }
+    }
+}
