@@ -62,7 +62,7 @@ static ALLOCATOR: alloc::Counting = alloc::Counting;
 struct Cli {
     /// A call into the code under test that runs longer than this many
     /// seconds is a `hang` failure: it is stopped, and the run goes on.
-    #[arg(long, global = true, value_name = "SECONDS", default_value_t = 10.0)]
+    #[arg(long, global = true, value_name = "SECONDS", default_value_t = 10.0, allow_negative_numbers = true)]
     call_timeout: f64,
     /// Run the engine in this process instead of a supervised worker: a hang
     /// is still survived, but a stack overflow, an abort or a runaway

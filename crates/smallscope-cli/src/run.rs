@@ -87,6 +87,18 @@ pub fn run<F: Fold + Clone + Send + 'static>(
     }
     let dir = staging.dir().to_owned();
     let argv: Vec<OsString> = std::env::args_os().skip(1).collect();
+    if staging.finished()? {
+        // The engine was done: only the files are left to write.
+        return Ok(Finished {
+            fold: supervisor.fold,
+            stopped: None,
+            signal: None,
+            trouble: None,
+            restarts: 0,
+            peak_memory: None,
+            staging,
+        });
+    }
     let mut watch = Watch::new(console.clone(), &mut staging, &interrupts);
     let mut launch = |s: &Supervisor<F>| -> Result<Box<dyn Attempt>, RunError> {
         if options.isolation {

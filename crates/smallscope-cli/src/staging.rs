@@ -174,6 +174,14 @@ impl Staging {
         load_committed(&self.dir)
     }
 
+    /// Whether the committed events end the run (it was stopped after its
+    /// engine finished, before its files were written).
+    pub fn finished(&self) -> anyhow::Result<bool> {
+        let events = self.events()?;
+        let last = events.trim_ascii_end().rsplit(|&b| b == b'\n').next().unwrap_or(&[]);
+        Ok(last.starts_with(b"{\"event\":\"run_finished\""))
+    }
+
     /// The committed events, as written.
     pub fn events(&self) -> anyhow::Result<Vec<u8>> {
         read_prefix(&self.dir.join(EVENTS), self.committed.events)

@@ -215,3 +215,90 @@ fn korat_json_summary_has_the_contract_fields() {
     assert!(refused(&["korat", "binary-tree"]).contains("--scope"));
     assert!(refused(&["korat", "binary-tree", "--scope", "0"]).contains("scope must be at least 1"));
 }
+
+/// A refusal in one line that names `needle`.
+fn refused_naming(args: &[&str], needle: &str) {
+    let message = refused(args);
+    assert_eq!(message.trim_end().lines().count(), 1, "{args:?}: one line expected: {message}");
+    assert!(message.contains(needle), "{args:?}: {message} should name {needle}");
+}
+
+#[test]
+fn domains_larger_than_a_run_can_hold_are_refused_up_front() {
+    refused_naming(
+        &["beapi", "bst", "--scope", "3", "--ints=-9223372036854775808..9223372036854775807"],
+        "18446744073709551615 values",
+    );
+    refused_naming(&["beapi", "bst", "--scope", "3", "--ints", "0..4000000000"], "4000000000 values");
+    // The default integers are 0..scope.
+    refused_naming(&["beapi", "bst", "--scope", "4294967295"], "0..4294967295");
+    refused_naming(&["korat", "binary-tree", "--scope", "4294967295"], "fields");
+    refused_naming(&["korat", "sorted-list", "--scope", "2000000"], "values");
+}
+
+#[test]
+fn timeouts_and_limits_must_be_finite_and_positive() {
+    for bad in ["1e300", "0", "-1", "nan", "inf"] {
+        refused_naming(&["beapi", "bst", "--scope", "2", "--call-timeout", bad], "--call-timeout");
+    }
+    refused_naming(&["beapi", "bst", "--scope", "2", "--time-limit", "1e300"], "--time-limit");
+    refused_naming(&["beapi", "bst", "--scope", "2", "--memory-limit-mb", "0"], "--memory-limit-mb");
+    refused_naming(&["random", "dll", "--time-limit", "1e300s"], "time limit");
+}
+
+#[test]
+fn an_unwritable_out_is_refused_before_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("taken"), "a file, not a folder").unwrap();
+    let started = std::time::Instant::now();
+    refused_naming(
+        &[
+            "beapi",
+            "bst",
+            "--scope",
+            "12",
+            "--builders",
+            "new,add",
+            "--out",
+            &dir.path().join("taken").display().to_string(),
+        ],
+        "--out",
+    );
+    // Refused at once, not after the run (which takes a minute).
+    assert!(started.elapsed() < std::time::Duration::from_secs(10), "{:?}", started.elapsed());
+    refused_naming(&["beapi", "bst", "--scope", "2", "--out", "/proc/smallscope-out"], "--out");
+}
+
+#[test]
+fn resume_needs_the_same_run_in_out() {
+    refused_naming(&["beapi", "bst", "--scope", "2", "--resume"], "--out");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let out = out.to_str().unwrap();
+    // An interrupted run leaves its checkpoint; a resume with other options is refused.
+    let output = smallscope(&["beapi", "bst", "--scope", "3", "--builders", "new,add", "--out", out], dir.path());
+    assert!(output.status.success(), "{}", stderr(&output));
+    std::fs::create_dir_all(format!("{out}/.smallscope")).unwrap();
+    std::fs::write(format!("{out}/.smallscope/job.json"), r#"{"args":["beapi","bst","--scope","3"]}"#).unwrap();
+    refused_naming(&["beapi", "bst", "--scope", "4", "--builders", "new,add", "--out", out, "--resume"], "another one");
+}
+
+#[test]
+fn a_closed_standard_output_ends_the_run_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_smallscope"))
+        .args(["list", "--verbose"])
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // As `| head -1` does: read a line, then close the pipe.
+    let mut first = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(child.stdout.take().unwrap()), &mut first).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(!first.is_empty());
+    let message = stderr(&output);
+    assert!(!message.contains("panicked") && !message.contains("error"), "{message}");
+    assert_eq!(output.status.code(), Some(0), "{message}");
+}

@@ -31,6 +31,12 @@ impl AtomicFile {
     pub fn commit(self) -> std::io::Result<()> {
         let mut temp = self.temp;
         temp.flush()?;
+        // A temporary file is private; the file it becomes is an ordinary one.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            temp.as_file().set_permissions(std::fs::Permissions::from_mode(0o644))?;
+        }
         temp.as_file().sync_all()?;
         temp.persist(&self.path).map(|_| ()).map_err(|e| e.error)
     }

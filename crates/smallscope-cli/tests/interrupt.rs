@@ -1,0 +1,228 @@
+//! Runs that are stopped from outside: Ctrl-C keeps what was found, a
+//! killed run resumes to the same result an uninterrupted run gives.
+
+mod common;
+
+use std::collections::HashSet;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::*;
+
+fn spawn(args: &[&str], dir: &Path) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_smallscope"))
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs")
+}
+
+/// Waits until the run has committed more than `bytes` of events (or, for
+/// `"journal"`, of its engine's journal).
+fn wait_for_commits(out: &Path, what: &str, bytes: u64, child: &mut Child) {
+    let started = Instant::now();
+    loop {
+        let committed = std::fs::read_to_string(out.join(".smallscope/checkpoint.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .and_then(|c| c[what].as_u64())
+            .unwrap_or(0);
+        if committed > bytes {
+            return;
+        }
+        assert!(child.try_wait().unwrap().is_none(), "the run ended before it could be stopped");
+        assert!(started.elapsed() < Duration::from_secs(600), "no progress");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn signal(child: &Child, name: &str) {
+    let status = Command::new("kill").args([name, &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+}
+
+/// The lines of a file, as a set, checking there are no duplicates.
+fn distinct_lines(path: &Path) -> HashSet<String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let set: HashSet<String> = lines.iter().map(|l| l.to_string()).collect();
+    assert_eq!(set.len(), lines.len(), "{}: duplicate lines", path.display());
+    set
+}
+
+fn catalan(n: u64) -> u64 {
+    (0..n).fold(1, |c, i| c * 2 * (2 * i + 1) / (i + 2))
+}
+
+fn binomial(n: u64, k: u64) -> u64 {
+    (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
+}
+
+/// Binary search trees with at most `n` nodes over keys `0..n`, written
+/// here as smallscope's canonical form writes them, independently of it.
+fn all_search_trees(n: i64) -> HashSet<String> {
+    /// Every tree over a subset of `keys`: its text with unnumbered nodes, and its size.
+    fn trees(keys: &[i64]) -> Vec<(String, i64)> {
+        let mut out = vec![("null".to_owned(), 0)];
+        for (i, &root) in keys.iter().enumerate() {
+            for (left, l) in trees(&keys[..i]) {
+                for (right, r) in trees(&keys[i + 1..]) {
+                    out.push((format!("N{{key: {root}, left: {left}, right: {right}}}"), 1 + l + r));
+                }
+            }
+        }
+        out
+    }
+    /// Nodes numbered from 1 in preorder, as the linearizer visits them.
+    fn number(text: &str) -> String {
+        let mut pieces = text.split("N{");
+        let mut out = pieces.next().unwrap_or("").to_owned();
+        for (id, piece) in pieces.enumerate() {
+            out.push_str(&format!("Node#{}{{{piece}", id + 1));
+        }
+        out
+    }
+    let keys: Vec<i64> = (0..n).collect();
+    trees(&keys)
+        .into_iter()
+        .filter(|(_, size)| *size <= n)
+        .map(|(text, size)| format!("BinarySearchTree#0{{root: {}, size: {size}}}", number(&text)))
+        .collect()
+}
+
+#[test]
+fn the_independent_tree_enumeration_agrees_with_the_closed_form() {
+    for n in 1..=5 {
+        let expected: u64 = (0..=n).map(|k| binomial(n, k) * catalan(k)).sum();
+        assert_eq!(all_search_trees(n as i64).len() as u64, expected);
+    }
+    // And it writes trees as smallscope does.
+    let dir = tempfile::tempdir().unwrap();
+    let output = smallscope(&["beapi", "bst", "--scope", "4", "--builders", "new,add", "--out", "out"], dir.path());
+    assert!(output.status.success(), "{}", stderr(&output));
+    let lines = std::fs::read_to_string(dir.path().join("out/structures.jsonl")).unwrap();
+    let canonical: HashSet<String> = lines
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["canonical"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(canonical == all_search_trees(4));
+}
+
+#[test]
+fn ctrl_c_stops_a_run_and_keeps_what_it_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = spawn(&["beapi", "bst", "--scope", "11", "--builders", "new,add", "--out", "out"], dir.path());
+    let out = dir.path().join("out");
+    wait_for_commits(&out, "events", 2_000_000, &mut child);
+    signal(&child, "-INT");
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["stop"], "interrupted");
+    assert!(summary["resume"].as_str().unwrap().ends_with("--resume"), "{summary:#}");
+    // What it found is all there, once each, and agrees with the summary.
+    let lines = distinct_lines(&out.join("structures.jsonl"));
+    assert_eq!(lines.len() as u64, summary["structures"].as_u64().unwrap());
+    assert!(lines.len() > 1000, "{}", lines.len());
+    let events = std::fs::read_to_string(out.join("events.ndjson")).unwrap();
+    assert_eq!(events.matches("\"event\":\"structure\"").count(), lines.len());
+    assert!(events.lines().last().unwrap().contains("\"event\":\"run_finished\""));
+    // The run is kept, to be resumed.
+    assert!(out.join(".smallscope/checkpoint.json").exists());
+}
+
+#[test]
+fn a_killed_beapi_run_resumes_to_every_structure() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["beapi", "bst", "--scope", "11", "--builders", "new,add", "--out", "out"];
+    let mut child = spawn(&args, dir.path());
+    let out = dir.path().join("out");
+    // Mid-run: well into the levels, before the last.
+    wait_for_commits(&out, "events", 30_000_000, &mut child);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(!out.join("structures.jsonl").exists(), "a killed run writes no half outputs");
+    let mut resumed = args.to_vec();
+    resumed.push("--resume");
+    let output = smallscope(&resumed, dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(stderr(&output).contains("resuming"), "{}", stderr(&output));
+    // The same set as an uninterrupted run: every search tree, once.
+    let lines = std::fs::read_to_string(out.join("structures.jsonl")).unwrap();
+    let canonical: HashSet<String> = lines
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["canonical"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(lines.lines().count(), 974_427);
+    assert_eq!(canonical.len(), 974_427);
+    assert!(canonical == all_search_trees(11), "other structures than the search trees");
+    assert!(!out.join(".smallscope").exists(), "a finished run leaves no checkpoint");
+}
+
+/// Runs `args` to the end, killed once midway and resumed, and returns the
+/// outputs (without timings); and the same of an uninterrupted run.
+fn killed_and_whole(args: &[&str], what: &str, bytes: u64) -> (Vec<(String, Vec<u8>)>, Vec<(String, Vec<u8>)>) {
+    let whole = tempfile::tempdir().unwrap();
+    let mut full = args.to_vec();
+    full.extend(["--out", "out"]);
+    let output = smallscope(&full, whole.path());
+    assert!(output.status.code().is_some_and(|c| c <= 1), "{}", stderr(&output));
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = spawn(&full, dir.path());
+    wait_for_commits(&dir.path().join("out"), what, bytes, &mut child);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    full.push("--resume");
+    let resumed = smallscope(&full, dir.path());
+    assert_eq!(resumed.status.code(), output.status.code(), "{}", stderr(&resumed));
+    (outputs(&dir.path().join("out")), outputs(&whole.path().join("out")))
+}
+
+#[test]
+fn a_killed_korat_run_resumes_to_the_same_outputs() {
+    let args = ["korat", "binary-tree", "--scope", "11", "--threads", "2"];
+    let (resumed, whole) = killed_and_whole(&args, "events", 200_000);
+    let names: Vec<&str> = whole.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["events.ndjson", "structures.jsonl", "summary.json"]);
+    assert_eq!(String::from_utf8_lossy(&whole[1].1).lines().count() as u64, catalan(11));
+    for ((name, a), (_, b)) in resumed.iter().zip(&whole) {
+        assert!(a == b, "{name} differs after a resume");
+    }
+}
+
+#[test]
+fn a_killed_random_run_resumes_to_the_same_outputs() {
+    let args = ["random", "dll-bug-remove", "--sequences", "120000", "--seed", "4"];
+    // The journal grows with the sequences: about 3.7 MB at the end.
+    let (resumed, whole) = killed_and_whole(&args, "journal", 1_500_000);
+    let names: Vec<&str> = whole.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["error_tests.rs", "events.ndjson", "failures.json", "regression_tests.rs", "summary.json"]);
+    for ((name, a), (_, b)) in resumed.iter().zip(&whole) {
+        assert!(a == b, "{name} differs after a resume");
+    }
+}
+
+#[test]
+fn korat_plus_gives_the_same_structures_on_every_thread_count() {
+    let run = |threads: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        let args = ["korat", "list-as-set", "--scope", "5", "--threads", threads, "--out", "out"];
+        let output = smallscope(&args, dir.path());
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        outputs(&dir.path().join("out"))
+    };
+    let one = run("1");
+    // The paper's row "0-5,0-5,5,5,4": 7 812 valid candidates.
+    let summary: serde_json::Value =
+        serde_json::from_slice(&one.iter().find(|(n, _)| n == "summary.json").unwrap().1).unwrap();
+    assert_eq!(summary["structures"], 7812);
+    assert_eq!(summary["engine"], "korat+");
+    for threads in ["2", "3", "4"] {
+        assert!(run(threads) == one, "--threads {threads} gives other outputs than --threads 1");
+    }
+}
