@@ -165,7 +165,10 @@ fn a_killed_beapi_run_resumes_to_every_structure() {
 
 /// Runs `args` to the end, killed once midway and resumed, and returns the
 /// outputs (without timings); and the same of an uninterrupted run.
-fn killed_and_whole(args: &[&str], what: &str, bytes: u64) -> (Vec<(String, Vec<u8>)>, Vec<(String, Vec<u8>)>) {
+/// A run's files, by name.
+type Files = Vec<(String, Vec<u8>)>;
+
+fn killed_and_whole(args: &[&str], what: &str, bytes: u64) -> (Files, Files) {
     let whole = tempfile::tempdir().unwrap();
     let mut full = args.to_vec();
     full.extend(["--out", "out"]);

@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use smallscope::api::{find_subject, Arg, Returned, Subject};
+use smallscope::events::Input;
 use smallscope::korat::{
     find_korat_subject, from_fn, run, search, search_parallel, space, Candidate, Invariants, Model, SearchOptions,
 };
@@ -64,7 +65,7 @@ fn the_stack_behaves_as_a_stack() {
 fn every_subject_is_registered_with_the_stack_api() {
     for name in API_SUBJECTS {
         let subject = find_subject(name).unwrap_or_else(|| panic!("{name} is not registered")).subject();
-        let operations: Vec<_> = subject.operations().iter().map(|op| op.name).collect();
+        let operations: Vec<String> = subject.operations().into_iter().map(|op| op.name).collect();
         assert_eq!(operations, ["new", "push", "pop", "len"], "{name}");
         assert!(subject.has_rep_ok(), "{name}");
     }
@@ -148,8 +149,8 @@ fn beapi_reports_the_rep_ok_panic_once_with_the_minimal_witness() {
     assert_eq!(report.failures.len(), 1, "{:?}", report.failures);
     let failure = &report.failures[0];
     assert_eq!(failure.count, 1);
-    assert_eq!(failure.level, 4);
-    let message = failure.kind.to_string();
+    assert_eq!(failure.level(), Some(4));
+    let message = failure.describe();
     assert!(message.contains("rep_ok panicked after `push`") && message.contains(panic_rep_ok::MESSAGE), "{message}");
     let witness = report.failure_program(0);
     assert_eq!(witness.len(), 4);
@@ -158,7 +159,8 @@ fn beapi_reports_the_rep_ok_panic_once_with_the_minimal_witness() {
     assert_eq!(report.structure_count(), 40 - 1);
     // Structures made before the trigger call: all of the lower levels, and
     // those of level 4 that extend a stack made before `[2, 1]`.
-    let [StepArg::Structure(receiver), _] = failure.args[..] else { panic!("push on a structure") };
+    let Input::Call { args, .. } = &failure.witness.input else { panic!("a call") };
+    let [StepArg::Structure(receiver), _] = args[..] else { panic!("push on a structure") };
     let before = report.structures.iter().filter(|s| match s.step.args[..] {
         [StepArg::Structure(extended), _] if s.level == 4 => extended < receiver,
         _ => s.level < 4,
@@ -225,9 +227,12 @@ fn the_korat_command_meets_the_trigger_in_its_split() {
 
 #[test]
 fn korat_treats_the_panicking_invariant_as_false() {
-    let invariants = from_fn::<Tree>(korat::panicking::rep_ok);
-    let stats = run::<Tree>(3, &invariants).unwrap();
+    let stats = run::<Tree>(3, from_fn::<Tree>(korat::panicking::rep_ok)).unwrap();
     assert_eq!((stats.found, stats.explored), (4, 63));
+    // And reports it, with the candidate.
+    assert_eq!(stats.failures.len(), 1);
+    assert_eq!(stats.failures[0].kind, smallscope::events::FailureKind::Panic);
+    let invariants = from_fn::<Tree>(korat::panicking::rep_ok);
     // As the `smallscope korat` command runs it.
     let (stats, _) =
         search_parallel::<_, ()>(space::<Tree>(3).unwrap(), &invariants, SearchOptions::default(), 1, |_| None);

@@ -107,10 +107,11 @@ pub enum CompareError {
 }
 
 /// Which way the sets differ.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
     /// SA = SR.
+    #[default]
     Equal,
     /// SA ⊂ SR: the invariant admits structures the API does not build.
     InvariantTooWeak,
@@ -118,12 +119,6 @@ pub enum Verdict {
     InvariantTooStrong,
     /// Each set has structures the other lacks.
     Differ,
-}
-
-impl Default for Verdict {
-    fn default() -> Self {
-        Verdict::Equal
-    }
 }
 
 impl Verdict {

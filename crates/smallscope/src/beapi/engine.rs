@@ -384,7 +384,7 @@ impl<'a, T: Subject> Search<'a, T> {
                         if self.stop.is_some() {
                             return;
                         }
-                        if self.counts.explored.is_multiple_of(COMMIT_EVERY) {
+                        if self.counts.explored % COMMIT_EVERY == 0 {
                             self.check_limits();
                             if self.stop.is_some() {
                                 return;

@@ -116,6 +116,9 @@ pub enum CallResult {
 /// How many untouched values a call's contracts compare the touched ones with.
 const VALUES_AT_HAND: usize = 4;
 
+/// The subject's `Clone`, as a function.
+pub type CloneFn<T> = fn(&T) -> T;
+
 /// A subject value shared between sequences; its `Drop` is captured.
 pub type Shared<T> = Arc<SafeDrop<T>>;
 
@@ -129,7 +132,7 @@ pub struct Executor<'a, T> {
     pub misuse: &'a [Regex],
     /// The subject's `Clone`, to copy a shared value; switched off when it
     /// killed an earlier attempt.
-    pub clone: Cell<Option<fn(&T) -> T>>,
+    pub clone: Cell<Option<CloneFn<T>>>,
     /// Where the next calls are, for the flight recorder: the run and input
     /// of the address; each call adds its index as the detail.
     pub at: Cell<Address>,
@@ -187,7 +190,7 @@ impl<'a, T> Executor<'a, T> {
         ops: &'a [Operation<T>],
         contracts: &'a [Box<dyn Contract<T>>],
         misuse: &'a [Regex],
-        clone: Option<fn(&T) -> T>,
+        clone: Option<CloneFn<T>>,
         killed: &'a [Killed],
     ) -> Self {
         Executor {

@@ -241,14 +241,14 @@ impl<'a, T: Heap> Generator<'a, T> {
             if let Some(reason) = self.halt.or_else(|| self.outlet.stop.and_then(StopFlag::reason)) {
                 return reason;
             }
-            if (self.counts.executed.is_multiple_of(256) || self.attempts_without_new > 0)
+            if (self.counts.executed % 256 == 0 || self.attempts_without_new > 0)
                 && time_limit.is_some_and(|t| self.seconds() >= t)
             {
                 return Stop::TimeLimit;
             }
             if self.step() {
                 self.attempts_without_new = 0;
-                if self.counts.executed.is_multiple_of(COMMIT_EVERY) && self.counts.executed != last_commit {
+                if self.counts.executed % COMMIT_EVERY == 0 && self.counts.executed != last_commit {
                     last_commit = self.counts.executed;
                     self.commit();
                 }

@@ -29,6 +29,6 @@ pub use capture::{assume_failed, drop_captured, run_captured, take_drop_panic, O
 pub use flight::{Address, Flight, UserCode};
 pub use killed::Killed;
 pub use supervise::{
-    run_in_thread, thread_attempt, Attempt, Batch, Control, Death, Ending, Job, Next, Observer, RunError, Start,
-    StopFlag, Supervisor, DEFAULT_CALL_TIMEOUT, USER_CODE_STACK,
+    run_in_thread, thread_attempt, Attempt, Batch, Control, Death, Ending, Job, Launch, Next, Observer, RunError,
+    Start, StopFlag, Supervisor, DEFAULT_CALL_TIMEOUT, USER_CODE_STACK,
 };

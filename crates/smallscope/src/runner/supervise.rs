@@ -168,6 +168,9 @@ pub enum RunError {
     TooManyRestarts(u32),
 }
 
+/// Starts an attempt that carries on from what a supervisor committed.
+pub type Launch<'a, F> = dyn FnMut(&Supervisor<F>) -> Result<Box<dyn Attempt>, RunError> + 'a;
+
 /// Runs attempts of a job, folding what they commit.
 pub struct Supervisor<F> {
     /// The committed events, folded.
@@ -197,11 +200,7 @@ impl<F: Fold> Supervisor<F> {
     }
 
     /// Starts `launch`ed attempts until one finishes.
-    pub fn run(
-        &mut self,
-        launch: &mut dyn FnMut(&Self) -> Result<Box<dyn Attempt>, RunError>,
-        observer: &mut dyn Observer,
-    ) -> Result<Ending, RunError> {
+    pub fn run(&mut self, launch: &mut Launch<'_, F>, observer: &mut dyn Observer) -> Result<Ending, RunError> {
         let mut interrupted = false;
         loop {
             let mut attempt = launch(self)?;
