@@ -157,11 +157,18 @@ pub fn main() -> ExitCode {
     if let Some(dir) = worker::worker_dir() {
         return serve(&dir, &cli);
     }
-    match run(cli) {
-        Ok(code) => code,
-        Err(error) if error.is::<OutputClosed>() => ExitCode::SUCCESS,
-        Err(error) => {
+    match std::panic::catch_unwind(|| run(cli)) {
+        Ok(Ok(code)) => code,
+        Ok(Err(error)) if error.is::<OutputClosed>() => ExitCode::SUCCESS,
+        Ok(Err(error)) => {
             let _ = writeln!(std::io::stderr(), "error: {error:#}");
+            ExitCode::from(2)
+        }
+        Err(_) => {
+            let _ = writeln!(
+                std::io::stderr(),
+                "error: smallscope itself panicked (a bug: please report it with the command line)"
+            );
             ExitCode::from(2)
         }
     }

@@ -105,7 +105,6 @@ impl Observer for Watch<'_> {
                     "level {} done: {} new structures, {} explored",
                     level.level, level.structures, level.explored
                 )),
-                Event::Note(note) => self.console.line(&format!("note: {}", note.text)),
                 _ => {}
             }
         }

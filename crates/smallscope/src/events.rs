@@ -315,30 +315,26 @@ impl Failure {
     /// The failure on one line, e.g. ``panic in `add`: index out of
     /// bounds at src/x.rs:3:5`` or ``rep_ok returned false after `remove` ``.
     pub fn describe(&self) -> String {
-        let after = |what: &str| match &self.operation {
-            Some(op) => format!("{what} after `{op}`"),
-            None => what.to_owned(),
+        // Checks of a value name the call that made it.
+        let (code, after_call) = match self.during {
+            During::Call => (self.operation.as_ref().map_or("a call".to_owned(), |op| format!("`{op}`")), false),
+            During::Clone => ("`Clone`".to_owned(), false),
+            During::Drop => ("`Drop`".to_owned(), false),
+            During::RepOk => ("rep_ok".to_owned(), true),
+            During::EqClass => ("eq_class".to_owned(), false),
+            During::Check => (format!("the {} check", self.contract.as_deref().unwrap_or("contract")), true),
+            During::Convert => ("the conversion of a candidate".to_owned(), false),
         };
-        let code = match self.during {
-            During::Call => match &self.operation {
-                Some(op) => format!("`{op}`"),
-                None => "a call".to_owned(),
-            },
-            During::Clone => "`Clone`".to_owned(),
-            During::Drop => "`Drop`".to_owned(),
-            During::RepOk => after("rep_ok"),
-            During::EqClass => "eq_class".to_owned(),
-            During::Check => after(&format!("the {} check", self.contract.as_deref().unwrap_or("contract"))),
-            During::Convert => "the conversion of a candidate".to_owned(),
+        let after = match (&self.operation, after_call) {
+            (Some(op), true) => format!(" after `{op}`"),
+            _ => String::new(),
         };
         let what = match (self.kind, self.during) {
-            (FailureKind::RepOkFalse, _) => after("rep_ok returned false"),
-            (FailureKind::Contract, _) => {
-                after(&format!("{} broken", self.contract.as_deref().unwrap_or("a contract")))
-            }
+            (FailureKind::RepOkFalse, _) => format!("rep_ok returned false{after}"),
+            (FailureKind::Contract, _) => format!("{} broken{after}", self.contract.as_deref().unwrap_or("a contract")),
             (FailureKind::Panic, During::Call) => format!("panic in {code}"),
-            (FailureKind::Panic, _) => format!("{code} panicked"),
-            (kind, _) => format!("{kind} in {code}"),
+            (FailureKind::Panic, _) => format!("{code} panicked{after}"),
+            (kind, _) => format!("{kind} in {code}{after}"),
         };
         let message = self.message.lines().next().unwrap_or("");
         let location = self.location.as_deref().map(|l| format!(" at {l}")).unwrap_or_default();
