@@ -210,12 +210,12 @@ pub fn run(args: &BeapiArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
     }
     match args.format {
         Format::Json => print(serde_json::to_string(&summary)?)?,
-        Format::Text => print_text(&summary, report)?,
+        Format::Text => print_text(&summary)?,
     }
     Ok(finished.exit_code(!report.failures.is_empty()))
 }
 
-fn print_text(summary: &BeapiSummary, report: &BeapiReport) -> anyhow::Result<()> {
+fn print_text(summary: &BeapiSummary) -> anyhow::Result<()> {
     let mut text = format!(
         "smallscope beapi {}: scope {}, builders {}\n",
         summary.subject,
@@ -245,9 +245,8 @@ fn print_text(summary: &BeapiSummary, report: &BeapiReport) -> anyhow::Result<()
         text.push_str(&format!("\nnote: {note}"));
     }
     for (i, failure) in summary.failure_groups.iter().enumerate() {
-        let program = report.failure_program(i);
         text.push_str(&format!("\n\nfailure {}: {} ({} sequences)", i + 1, failure.describe(), failure.count));
-        text.push_str(&format!("\n  witness ({} calls): {}", program.len(), failure.witness.text));
+        text.push_str(&format!("\n  witness ({} calls): {}", failure.witness.calls, failure.witness.text));
     }
     crate::run::finish_text(&mut text, &summary.run, None);
     print(text)

@@ -450,30 +450,61 @@ struct IsolationCase {
     count: fn(&[u8]) -> anyhow::Result<u64>,
 }
 
-/// Runs the command `runs` times in each mode, alternating, and returns the
-/// median wall-clock seconds and the count (the same in every run) per mode.
-fn time_modes(case: &IsolationCase, runs: usize) -> anyhow::Result<[(f64, u64); 2]> {
+/// One mode's measurements: wall-clock and CPU seconds per run (the CPU of
+/// the process and of the workers it ran), and what the run made.
+#[derive(Default)]
+struct ModeRuns {
+    wall: Vec<f64>,
+    cpu: Vec<f64>,
+    count: u64,
+}
+
+impl ModeRuns {
+    fn median(values: &[f64]) -> f64 {
+        let mut sorted = values.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        sorted[sorted.len() / 2]
+    }
+
+    /// The spread of the wall-clock times, as a share of their median.
+    fn spread(&self) -> f64 {
+        let (min, max) = self.wall.iter().fold((f64::MAX, 0.0f64), |(lo, hi), &w| (lo.min(w), hi.max(w)));
+        (max - min) / Self::median(&self.wall)
+    }
+}
+
+/// CPU seconds of the children reaped so far (their own children included).
+fn children_cpu() -> f64 {
+    // SAFETY: `getrusage` fills the struct it is given.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
+        usage
+    };
+    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
+/// Runs the command `runs` times in each mode, the modes alternated so that
+/// both see the same noise.
+fn time_modes(case: &IsolationCase, runs: usize) -> anyhow::Result<[ModeRuns; 2]> {
     let exe = std::env::current_exe().context("finding the smallscope binary")?;
-    let mut seconds = [Vec::new(), Vec::new()];
-    let mut counts = [0u64; 2];
+    let mut modes = [ModeRuns::default(), ModeRuns::default()];
     for _ in 0..runs {
         for (mode, extra) in [&[][..], &["--no-isolation"][..]].iter().enumerate() {
+            let cpu = children_cpu();
             let started = std::time::Instant::now();
             let output = Command::new(&exe).args(&case.args).args(*extra).output().context("running smallscope")?;
-            let elapsed = started.elapsed().as_secs_f64();
+            let wall = started.elapsed().as_secs_f64();
             if output.status.code().is_none_or(|c| c > 1) {
                 bail!("{}: {}", case.label, String::from_utf8_lossy(&output.stderr).trim());
             }
-            seconds[mode].push(elapsed);
-            counts[mode] = (case.count)(&output.stdout)?;
+            modes[mode].wall.push(wall);
+            modes[mode].cpu.push(children_cpu() - cpu);
+            modes[mode].count = (case.count)(&output.stdout)?;
         }
     }
-    let median = |mut v: Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
-    };
-    let [isolated, in_process] = seconds;
-    Ok([(median(isolated), counts[0]), (median(in_process), counts[1])])
+    Ok(modes)
 }
 
 fn isolation_table(bench: &IsolationBench) -> anyhow::Result<()> {
@@ -496,28 +527,36 @@ fn isolation_table(bench: &IsolationBench) -> anyhow::Result<()> {
             count: |bytes| Ok(serde_json::from_slice::<RandomSummary>(bytes)?.sequences),
         },
     ];
-    println!("Isolation overhead: whole commands, wall-clock median of {} runs per mode, modes alternated", bench.runs);
     println!(
-        "{:<44} {:>12} {:>11} {:>12} {:>11} {:>9}",
-        "command", "isolated s", "per s", "in-process s", "per s", "overhead"
+        "Isolation overhead: whole commands, {} runs per mode, modes alternated; medians (wall-clock spread in brackets)",
+        bench.runs
+    );
+    println!(
+        "{:<40} {:>16} {:>10} {:>16} {:>10} {:>9} {:>9}",
+        "command", "isolated s", "per s", "in-process s", "per s", "wall +", "cpu +"
     );
     for case in &cases {
-        let [(isolated, count), (in_process, same)] = time_modes(case, bench.runs)?;
-        if count != same {
-            bail!("{}: {count} in a worker but {same} in process", case.label);
+        let [isolated, in_process] = time_modes(case, bench.runs)?;
+        if isolated.count != in_process.count {
+            bail!("{}: {} in a worker but {} in process", case.label, isolated.count, in_process.count);
         }
-        let overhead = (isolated / in_process - 1.0) * 100.0;
+        let (wall, base) = (ModeRuns::median(&isolated.wall), ModeRuns::median(&in_process.wall));
+        let (cpu, base_cpu) = (ModeRuns::median(&isolated.cpu), ModeRuns::median(&in_process.cpu));
         println!(
-            "{:<44} {:>12.3} {:>11.0} {:>12.3} {:>11.0} {:>8.1}%",
+            "{:<40} {:>7.3} ({:>5.1}%) {:>10.0} {:>7.3} ({:>5.1}%) {:>10.0} {:>8.1}% {:>8.1}%",
             case.label,
-            isolated,
-            count as f64 / isolated,
-            in_process,
-            count as f64 / in_process,
-            overhead
+            wall,
+            isolated.spread() * 100.0,
+            isolated.count as f64 / wall,
+            base,
+            in_process.spread() * 100.0,
+            in_process.count as f64 / base,
+            (wall / base - 1.0) * 100.0,
+            (cpu / base_cpu - 1.0) * 100.0
         );
         std::io::stdout().flush()?;
     }
-    println!("\ntarget: isolation costs at most 10% of throughput");
+    println!("\nper s: structures or sequences per wall-clock second; wall +, cpu +: what isolation adds");
+    println!("target: isolation costs at most 10% of throughput");
     Ok(())
 }

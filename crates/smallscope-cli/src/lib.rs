@@ -205,11 +205,18 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             memory_limit,
             out: args.out.clone(),
             resume: args.resume,
+            structures: args.out.is_some(),
         })
     };
     match &cli.command {
         Command::List(args) => list(args).map(|()| ExitCode::SUCCESS),
-        Command::Beapi(args) => beapi_command::run(args, &options(&args.run)?),
+        Command::Beapi(args) => {
+            let options = run::RunOptions {
+                structures: args.run.out.is_some() || args.emit_tests.is_some(),
+                ..options(&args.run)?
+            };
+            beapi_command::run(args, &options)
+        }
         Command::Korat(args) => korat_command::run(args, &options(&args.run)?),
         Command::Random(args) => random_command::run(args, &options(&args.run)?),
         Command::Compare(args) => compare_command::run(args, &options(&args.run)?),

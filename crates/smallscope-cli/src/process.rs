@@ -52,12 +52,14 @@ pub struct ProcessAttempt {
 
 impl ProcessAttempt {
     /// Starts a worker on the staging folder `dir`, running the command
-    /// `args` past the `killed` inputs.
+    /// `args` past the `killed` inputs. Without `structures`, structure
+    /// events are staged but not parsed: the run writes no file of them.
     pub fn start(
         dir: &Path,
         args: &[OsString],
         memory_limit: Option<u64>,
         killed: &[Killed],
+        structures: bool,
         console: &Console,
     ) -> Result<Self, RunError> {
         let launch = |e: std::io::Error| RunError::Launch(e.to_string());
@@ -90,7 +92,7 @@ impl ProcessAttempt {
         let (sender, frames) = mpsc::channel();
         std::thread::Builder::new()
             .name("smallscope-pipe".into())
-            .spawn(move || read_frames(stdout, &sender))
+            .spawn(move || read_frames(stdout, structures, &sender))
             .map_err(launch)?;
         let tail = Arc::new(Mutex::new(Vec::new()));
         let (their_tail, console) = (tail.clone(), console.clone());
@@ -274,8 +276,8 @@ fn signal_name(signal: i32) -> &'static str {
 }
 
 /// Reads frames until the pipe closes; a commit is sent once its journal
-/// arrived too.
-fn read_frames(mut pipe: impl Read, sender: &mpsc::Sender<Frame>) {
+/// arrived too. Without `structures`, structure events are left unparsed.
+fn read_frames(mut pipe: impl Read, structures: bool, sender: &mpsc::Sender<Frame>) {
     let mut pending: Option<Batch> = None;
     loop {
         let mut header = [0u8; 5];
@@ -290,7 +292,7 @@ fn read_frames(mut pipe: impl Read, sender: &mpsc::Sender<Frame>) {
             return;
         }
         let frame = match header[0] {
-            FRAME_EVENTS => match read_ndjson(&payload[..]).collect::<Result<Vec<_>, _>>() {
+            FRAME_EVENTS => match parse_events(&payload, structures) {
                 Ok(events) => {
                     pending = Some(Batch { events, journal: Vec::new(), ndjson: payload });
                     continue;
@@ -309,6 +311,19 @@ fn read_frames(mut pipe: impl Read, sender: &mpsc::Sender<Frame>) {
             return;
         }
     }
+}
+
+/// The events of a commit's NDJSON, structure events left out unless asked for.
+fn parse_events(ndjson: &[u8], structures: bool) -> Result<Vec<smallscope::events::Event>, String> {
+    const STRUCTURE: &[u8] = b"{\"event\":\"structure\"";
+    if structures {
+        return read_ndjson(ndjson).collect();
+    }
+    ndjson
+        .split(|&b| b == b'\n')
+        .filter(|line| !line.is_empty() && !line.starts_with(STRUCTURE))
+        .map(|line| serde_json::from_slice(line).map_err(|e| e.to_string()))
+        .collect()
 }
 
 /// Shows what the worker prints (user code's output too), keeping the end

@@ -29,6 +29,8 @@ pub struct RunOptions {
     pub memory_limit: Option<u64>,
     pub out: Option<PathBuf>,
     pub resume: bool,
+    /// The command needs every structure event (it writes files of them).
+    pub structures: bool,
 }
 
 /// How a run ended, and what it found.
@@ -102,7 +104,8 @@ pub fn run<F: Fold + Clone + Send + 'static>(
     let mut watch = Watch::new(console.clone(), &mut staging, &interrupts);
     let mut launch = |s: &Supervisor<F>| -> Result<Box<dyn Attempt>, RunError> {
         if options.isolation {
-            let attempt = ProcessAttempt::start(&dir, &argv, options.memory_limit, &s.killed, &console)?;
+            let attempt =
+                ProcessAttempt::start(&dir, &argv, options.memory_limit, &s.killed, options.structures, &console)?;
             Ok(Box::new(attempt))
         } else {
             thread_attempt(job.clone(), s)

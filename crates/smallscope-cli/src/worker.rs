@@ -119,14 +119,13 @@ fn run<F: Fold + Clone + Send + 'static>(
             None => (None, &[][..]),
         };
         let start = Start { resume: fold, journal, killed: &killed, stop: &stop };
-        let mut sink = PipeSink { pipe, pending: Vec::new(), broken: false };
+        let mut sink = PipeSink::new(pipe);
         let result = job.run(start, &mut sink);
         if result.is_ok() {
             sink.commit(&[]);
         }
         let message = result.err().map(|e| e.to_string()).unwrap_or_default();
-        sink.frame(FRAME_FINISHED, message.as_bytes());
-        !sink.broken
+        sink.finish(message)
     });
     match thread.map(|t| t.join()) {
         Ok(Ok(true)) => ExitCode::SUCCESS,
@@ -144,40 +143,76 @@ fn run<F: Fold + Clone + Send + 'static>(
     }
 }
 
-/// Sends each commit's events down the pipe.
+/// What the engine hands the writer: a commit, or the job's end.
+enum Outgoing {
+    Commit(Vec<Event>, Vec<u8>),
+    Finished(String),
+}
+
+/// Sends each commit's events down the pipe. A thread of its own writes
+/// them, so that the engine does not wait on serialization or the pipe.
 struct PipeSink {
-    pipe: File,
-    pending: Vec<u8>,
-    /// The supervisor stopped reading: nothing more can be told.
-    broken: bool,
+    pending: Vec<Event>,
+    sender: std::sync::mpsc::Sender<Outgoing>,
+    writer: std::thread::JoinHandle<bool>,
 }
 
 impl PipeSink {
-    fn frame(&mut self, tag: u8, payload: &[u8]) {
-        if self.broken {
-            return;
-        }
-        let mut header = [0u8; 5];
-        header[0] = tag;
-        header[1..].copy_from_slice(&(payload.len() as u32).to_le_bytes());
-        if self.pipe.write_all(&header).and_then(|()| self.pipe.write_all(payload)).is_err() {
-            self.broken = true;
-        }
+    fn new(pipe: File) -> Self {
+        let (sender, receiver) = std::sync::mpsc::channel();
+        let writer = std::thread::Builder::new()
+            .name("smallscope-writer".into())
+            .spawn(move || write_frames(pipe, &receiver))
+            .expect("spawning the writer thread");
+        PipeSink { pending: Vec::new(), sender, writer }
+    }
+
+    /// Tells the job's end (an error message, or nothing); whether the
+    /// supervisor got everything.
+    fn finish(self, message: String) -> bool {
+        let _ = self.sender.send(Outgoing::Finished(message));
+        drop(self.sender);
+        self.writer.join().unwrap_or(false)
     }
 }
 
 impl Sink for PipeSink {
     fn event(&mut self, event: Event) {
-        write_ndjson(&event, &mut self.pending).expect("events serialize");
+        self.pending.push(event);
     }
 
     fn commit(&mut self, journal: &[u8]) {
-        let events = std::mem::take(&mut self.pending);
-        if events.is_empty() && journal.is_empty() {
+        if self.pending.is_empty() && journal.is_empty() {
             return;
         }
-        self.frame(FRAME_EVENTS, &events);
-        self.frame(FRAME_JOURNAL, journal);
-        let _ = self.pipe.flush();
+        let _ = self.sender.send(Outgoing::Commit(std::mem::take(&mut self.pending), journal.to_vec()));
     }
+}
+
+/// Writes frames until the job's end; false if the pipe broke.
+fn write_frames(mut pipe: File, receiver: &std::sync::mpsc::Receiver<Outgoing>) -> bool {
+    let mut frame = |tag: u8, payload: &[u8]| -> std::io::Result<()> {
+        let mut header = [0u8; 5];
+        header[0] = tag;
+        header[1..].copy_from_slice(&(payload.len() as u32).to_le_bytes());
+        pipe.write_all(&header)?;
+        pipe.write_all(payload)
+    };
+    let mut events = Vec::new();
+    for outgoing in receiver {
+        let written = match outgoing {
+            Outgoing::Commit(batch, journal) => {
+                events.clear();
+                for event in &batch {
+                    write_ndjson(event, &mut events).expect("events serialize");
+                }
+                frame(FRAME_EVENTS, &events).and_then(|()| frame(FRAME_JOURNAL, &journal))
+            }
+            Outgoing::Finished(message) => return frame(FRAME_FINISHED, message.as_bytes()).is_ok(),
+        };
+        if written.is_err() {
+            return false;
+        }
+    }
+    false
 }

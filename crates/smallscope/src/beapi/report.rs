@@ -45,6 +45,10 @@ pub struct BeapiReport {
     /// Names of the operations used to extend sequences.
     pub builders: Vec<String>,
     pub structures: Vec<Structure>,
+    /// Structures made, as the counts say: a fold that skips structure
+    /// events (a supervisor that does not write them) still knows how many.
+    #[serde(skip)]
+    pub counted: u64,
     pub levels: Vec<LevelStats>,
     /// Sequences executed.
     pub explored: u64,
@@ -113,6 +117,7 @@ impl Fold for BeapiReport {
 impl BeapiReport {
     fn take_counts(&mut self, counts: &crate::events::Counts, groups: &[u64], seconds: f64) {
         self.explored = counts.explored;
+        self.counted = counts.structures;
         self.misuses = counts.misuses;
         self.out_of_scope = counts.out_of_scope;
         self.seconds = seconds;
@@ -123,7 +128,7 @@ impl BeapiReport {
 
     /// How many distinct structures were generated.
     pub fn structure_count(&self) -> usize {
-        self.structures.len()
+        self.structures.len().max(self.counted as usize)
     }
 
     /// How many sequences failed, over all groups.
