@@ -304,6 +304,22 @@ pub struct Failure {
 }
 
 impl Failure {
+    /// Adds this report to `groups`: a new group, or a later report of a
+    /// known one (a smaller witness), which replaces it.
+    pub fn fold_into(self, groups: &mut Vec<Failure>) {
+        match groups.get_mut(self.group as usize) {
+            Some(known) => *known = self,
+            None => groups.push(self),
+        }
+    }
+
+    /// Sets each group's count from a progress or finish event's counts.
+    pub fn take_counts(groups: &mut [Failure], counts: &[u64]) {
+        for (failure, count) in groups.iter_mut().zip(counts) {
+            failure.count = *count;
+        }
+    }
+
     /// The BFS level of a BEAPI witness call.
     pub fn level(&self) -> Option<u32> {
         match self.witness.input {

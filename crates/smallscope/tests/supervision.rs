@@ -85,34 +85,7 @@ pub struct Node {
     right: Option<Ref<Node>>,
 }
 
-/// Binary trees with `size` nodes; sleeps forever on the tree whose root
-/// has only a right child that has only a left child.
-fn sleepy_tree(tree: TreeView<'_>) -> bool {
-    let mut seen = Vec::new();
-    let mut work: Vec<NodeView<'_>> = tree.root().into_iter().collect();
-    while let Some(node) = work.pop() {
-        if seen.contains(&node) {
-            return false;
-        }
-        seen.push(node);
-        work.extend(node.left());
-        work.extend(node.right());
-    }
-    let ok = seen.len() as i64 == tree.size();
-    if let Some(root) = tree.root() {
-        if let (None, Some(right)) = (root.left(), root.right()) {
-            if let (Some(leaf), None) = (right.left(), right.right()) {
-                if ok && leaf.left().is_none() && leaf.right().is_none() && tree.size() == 3 {
-                    loop {
-                        std::thread::sleep(Duration::from_secs(3600));
-                    }
-                }
-            }
-        }
-    }
-    ok
-}
-
+/// Binary trees with `size` nodes.
 fn plain_tree(tree: TreeView<'_>) -> bool {
     let mut seen = Vec::new();
     let mut work: Vec<NodeView<'_>> = tree.root().into_iter().collect();
@@ -125,6 +98,20 @@ fn plain_tree(tree: TreeView<'_>) -> bool {
         work.extend(node.right());
     }
     seen.len() as i64 == tree.size()
+}
+
+/// As [`plain_tree`], but sleeps forever on the tree of 3 whose root has
+/// only a right child that has only a left child.
+fn sleepy_tree(tree: TreeView<'_>) -> bool {
+    let ok = plain_tree(tree);
+    let right = tree.root().filter(|root| root.left().is_none()).and_then(|root| root.right());
+    let leaf = right.filter(|n| n.right().is_none()).and_then(|n| n.left());
+    if ok && tree.size() == 3 && leaf.is_some_and(|leaf| leaf.left().is_none() && leaf.right().is_none()) {
+        loop {
+            std::thread::sleep(Duration::from_secs(3600));
+        }
+    }
+    ok
 }
 
 /// Events and where each commit falls (events before it, its journal).

@@ -94,10 +94,7 @@ impl Fold for BeapiReport {
                     fingerprint: found.fingerprint,
                 });
             }
-            Event::Failure(failure) => match self.failures.get_mut(failure.group as usize) {
-                Some(known) => *known = failure,
-                None => self.failures.push(failure),
-            },
+            Event::Failure(failure) => failure.fold_into(&mut self.failures),
             Event::Level(level) => self.levels.push(level),
             Event::Progress(progress) => {
                 self.take_counts(&progress.counts, &progress.group_counts, progress.seconds);
@@ -121,9 +118,7 @@ impl BeapiReport {
         self.misuses = counts.misuses;
         self.out_of_scope = counts.out_of_scope;
         self.seconds = seconds;
-        for (failure, count) in self.failures.iter_mut().zip(groups) {
-            failure.count = *count;
-        }
+        Failure::take_counts(&mut self.failures, groups);
     }
 
     /// How many distinct structures were generated.

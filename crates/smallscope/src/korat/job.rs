@@ -76,9 +76,7 @@ impl KoratReport {
         self.found = counts.structures;
         self.explored = counts.explored;
         self.seconds = seconds;
-        for (failure, count) in self.failures.iter_mut().zip(groups) {
-            failure.count = *count;
-        }
+        Failure::take_counts(&mut self.failures, groups);
     }
 }
 
@@ -99,10 +97,7 @@ impl Fold for KoratReport {
                     self.structures.push(values);
                 }
             }
-            Event::Failure(failure) => match self.failures.get_mut(failure.group as usize) {
-                Some(known) => *known = failure,
-                None => self.failures.push(failure),
-            },
+            Event::Failure(failure) => failure.fold_into(&mut self.failures),
             Event::Progress(progress) => {
                 self.take_counts(&progress.counts, &progress.group_counts, progress.seconds);
                 if let crate::events::Resume::Korat(resume) = progress.resume {

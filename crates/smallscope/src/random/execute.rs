@@ -63,6 +63,11 @@ impl Broken {
         GroupKey { contract, op, location: self.location.clone() }
     }
 
+    /// A break of the call of `op` itself (no contract), with no values looked at.
+    pub fn of_call(kind: FailureKind, during: During, op: u16, message: String, location: Option<String>) -> Broken {
+        Broken { kind, during, contract: "no-panic".into(), op, location, message, vars: Vec::new() }
+    }
+
     /// A break recorded for an input that killed an earlier attempt.
     pub fn killed(killed: &Killed, contracts: &[String]) -> Broken {
         let contract = match killed.during {
@@ -295,15 +300,8 @@ impl<T: Heap> Executor<'_, T> {
                 }
             });
             if let Err(Outcome::Panicked(info) | Outcome::AssumeFailed(info)) = copied {
-                return CallResult::Failed(Broken {
-                    kind: FailureKind::Panic,
-                    during: During::Clone,
-                    contract: "no-panic".into(),
-                    op: call.op,
-                    location: info.location,
-                    message: info.message,
-                    vars: Vec::new(),
-                });
+                let broken = Broken::of_call(FailureKind::Panic, During::Clone, call.op, info.message, info.location);
+                return CallResult::Failed(broken);
             }
         }
         let outcome = run_captured(UserCode::call(call.op), || (op.invoke)(&mut args, render));
@@ -318,15 +316,13 @@ impl<T: Heap> Executor<'_, T> {
                 if self.misuse.iter().any(|m| m.is_match(&info.message)) {
                     return CallResult::Illegal;
                 }
-                return CallResult::Failed(Broken {
-                    kind: FailureKind::Panic,
-                    during: During::Call,
-                    contract: "no-panic".into(),
-                    op: call.op,
-                    location: info.location,
-                    message: info.message,
-                    vars: Vec::new(),
-                });
+                return CallResult::Failed(Broken::of_call(
+                    FailureKind::Panic,
+                    During::Call,
+                    call.op,
+                    info.message,
+                    info.location,
+                ));
             }
             Ok(Returned::Subject(value)) => {
                 let var = call.binds.expect("a call returning a subject binds a variable") as usize;

@@ -532,18 +532,10 @@ impl<'a, T: Heap> Generator<'a, T> {
         self.counts.executed += 1;
         let before = memory::allocated();
         self.execute(parts, seq.clone());
+        let op = seq.own_calls().last().map_or(0, |c| c.op);
         if let Some(panic) = take_drop_panic() {
             // A value the sequence left was dropped, and its `Drop` panicked.
-            let op = seq.own_calls().last().map_or(0, |c| c.op);
-            let broken = Broken {
-                kind: FailureKind::Panic,
-                during: During::Drop,
-                contract: "no-panic".into(),
-                op,
-                location: panic.location,
-                message: panic.message,
-                vars: Vec::new(),
-            };
+            let broken = Broken::of_call(FailureKind::Panic, During::Drop, op, panic.message, panic.location);
             self.counts.failing += 1;
             self.file_program(broken, seq.flatten());
         }
@@ -551,16 +543,8 @@ impl<'a, T: Heap> Generator<'a, T> {
             Pressure::Fine => {}
             Pressure::Stop => self.halt = Some(Stop::MemoryLimit),
             Pressure::Culprit { kept, limit } => {
-                let op = seq.own_calls().last().map_or(0, |c| c.op);
-                let broken = Broken {
-                    kind: FailureKind::OutOfMemory,
-                    during: During::Call,
-                    contract: "no-panic".into(),
-                    op,
-                    location: None,
-                    message: memory::culprit_message(kept, limit),
-                    vars: Vec::new(),
-                };
+                let message = memory::culprit_message(kept, limit);
+                let broken = Broken::of_call(FailureKind::OutOfMemory, During::Call, op, message, None);
                 self.counts.failing += 1;
                 self.file_program(broken, seq.flatten());
                 self.halt = Some(Stop::MemoryLimit);

@@ -73,9 +73,7 @@ impl RandomReport {
         self.legal = counts.explored.saturating_sub(counts.misuses + counts.failing);
         self.stored = counts.structures;
         self.seconds = seconds;
-        for (group, count) in self.failure_groups.iter_mut().zip(groups) {
-            group.count = *count;
-        }
+        Failure::take_counts(&mut self.failure_groups, groups);
     }
 }
 
@@ -93,10 +91,7 @@ impl Fold for RandomReport {
                     self.config = Some(config);
                 }
             }
-            Event::Failure(failure) => match self.failure_groups.get_mut(failure.group as usize) {
-                Some(known) => *known = failure,
-                None => self.failure_groups.push(failure),
-            },
+            Event::Failure(failure) => failure.fold_into(&mut self.failure_groups),
             Event::Progress(progress) => {
                 self.take_counts(&progress.counts, &progress.group_counts, progress.seconds);
                 if let crate::events::Resume::Random(resume) = progress.resume {
