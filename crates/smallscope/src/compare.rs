@@ -920,7 +920,7 @@ mod tests {
     }
 }
 
-/// A registered comparison as a [`Job`]. A comparison runs whole: it has no
+/// A registered comparison as a [`Job`](crate::runner::Job). A comparison runs whole: it has no
 /// commit to resume from, and an attempt that dies starts again.
 pub struct CompareJob {
     registration: &'static CompareRegistration,

@@ -78,7 +78,7 @@ pub struct CandidateFailure {
 /// (`nonIsoMax`), so no two isomorphic candidates are both visited. When
 /// `rep_ok` holds, the reachable fields it did not read are added, so
 /// that no valid candidate is missed. A panic in `rep_ok` counts as `false`;
-/// [`search_parts`] reports it.
+/// [`PartedSearch`] reports it.
 pub fn search(space: Arc<Space>, invariants: &dyn Invariants, found: &mut dyn FnMut(&Candidate)) -> SearchStats {
     search_with(space, invariants, SearchOptions::default(), found)
 }

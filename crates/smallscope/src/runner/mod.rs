@@ -24,11 +24,13 @@ pub mod flight;
 mod killed;
 pub mod memory;
 mod supervise;
+mod thread;
 
 pub use capture::{assume_failed, drop_captured, run_captured, take_drop_panic, Outcome, PanicInfo, SafeDrop};
 pub use flight::{Address, Flight, UserCode};
 pub use killed::Killed;
 pub use supervise::{
-    run_in_thread, thread_attempt, Attempt, Batch, Control, Death, Ending, Job, Launch, Next, Observer, RunError,
-    Start, StopFlag, Supervisor, DEFAULT_CALL_TIMEOUT, USER_CODE_STACK,
+    Attempt, Batch, Control, Death, Ending, Job, Launch, Next, Observer, RunError, Start, StopFlag, Supervisor,
+    DEFAULT_CALL_TIMEOUT,
 };
+pub use thread::{run_in_thread, thread_attempt, USER_CODE_STACK};
