@@ -2,13 +2,22 @@
 //!
 //! - **Trigger**: the call `push(0)` on the value `[2, 1]` (2 on top of 1).
 //!   Every other call on every other value behaves as [`Stack`](crate::Stack) does.
-//! - **Finding**: `exit`: the process exits normally with status 3 (no
-//!   signal; `smallscope` itself only uses 0, 1 and 2), in the middle of the run.
-//! - **Attributed to**: `push`.
+//! - **Misbehaviour**: the process exits normally with status 3 (no signal;
+//!   `smallscope` itself only uses 0, 1, 2, 130 and 143), in the middle of
+//!   the run.
+//! - **Finding**: `exit`, during `call`, operation `push` ("the process
+//!   exited with code 3"). The exit ends the worker, not the run: the
+//!   supervisor reports it and restarts the worker past that call
+//!   (`restarts: 1`), the run goes on to its end, and the command exits
+//!   with status 1 as for any failure.
 //! - **Minimal witness** (`beapi hostile-exit --scope 3 --builders new,push`):
-//!   `s0 = new(); s0.push(1); s0.push(2); s0.push(0)`: 4 calls, level 4.
+//!   [`WITNESS`](crate::WITNESS), `s0 = new(); s0.push(1); s0.push(2); s0.push(0)`:
+//!   4 calls, level 4. The run makes 39 structures: all the stacks of length
+//!   at most 3 but `[0, 2, 1]`, which only the trigger call makes.
 //! - **Before the trigger**: 13 structures at levels 1 to 3, and 15 of level
 //!   4 (the pushes on the 5 stacks of length 2 made before `[2, 1]`): 28.
+//! - **Library mode** and `--no-isolation`: the exit ends the process, with
+//!   status 3.
 
 use crate::hostile::Hostility;
 

@@ -1,6 +1,6 @@
 //! Hostile subjects: types that hang, crash, exit or exhaust memory on one
-//! deterministic state, for end-to-end tests of a supervisor that must
-//! survive each misbehaviour and report it as a finding. They are written
+//! deterministic state, for end-to-end tests of the supervisor that
+//! survives each misbehaviour and reports it as a finding. They are written
 //! as an ordinary user writes types (plain structs, `Box` nodes, `u8`
 //! parameters, derived `Clone` and `Debug`, a hand-written `Clone` or `Drop`
 //! only where the misbehaviour lives) and use only smallscope's public API.
@@ -15,6 +15,39 @@
 //!     smallscope_cli::main()
 //! }
 //! ```
+//!
+//! `tests/survive.rs` runs every subject end to end through that binary
+//! (`beapi`, `random` and `korat`) and checks each finding, the structures
+//! kept in `--out` and the run's end; the crate's unit tests (`src/tests.rs`)
+//! run in-process, on the trigger predicates, on near misses of the triggers,
+//! and through the engines only on the subjects whose misbehaviour is a
+//! panic.
+//!
+//! # What a run does with them
+//!
+//! The `smallscope` command (and the harness) runs each run's engine in a
+//! worker process under a supervisor. Every misbehaviour here (the memory
+//! ones under `--memory-limit-mb`) is a failure finding in the run's
+//! summary (`summary.json`, `--format json`, `events.ndjson`), with its
+//! `kind`, `during` (the user code that misbehaved: `call`, `clone`, `drop`,
+//! `rep-ok` or `check`), `operation` and a witness, and a run that finds one
+//! exits with status 1. A panic is
+//! caught in the worker. When the worker dies (a stack overflow, an abort,
+//! an exit, an allocation past `--memory-limit-mb`) or hangs (a call, clone,
+//! drop or check that does not return within `--call-timeout`), the
+//! supervisor reads from a shared flight recorder which input was running,
+//! restarts the worker from the run's last commit past that input (the
+//! summary counts `restarts`), and the run goes on to its end. Under
+//! `--memory-limit-mb` the worker's engine thread, where BEAPI and random
+//! call user code, gets a stack of a quarter of the limit (at least 8 MiB,
+//! at most 256 MiB), so unbounded recursion there is still a
+//! `stack-overflow`, within the limit.
+//!
+//! In library mode (`Beapi::run`, `Random::run`, `korat::run` in a
+//! `#[test]`) and with `--no-isolation`, a hang is still survived (the call
+//! timeout, 10 s by default, leaves the stuck thread behind and the run goes
+//! on in a new one) and panics are caught, but a stack overflow, an abort,
+//! an exit or a runaway allocation ends the process.
 //!
 //! # The API subjects
 //!
@@ -48,31 +81,41 @@
 //! value `[2, 1]`, which BEAPI first clones for that same call; the
 //! `rep_ok` subjects on `[0, 2, 1]`, the value that call makes.
 //!
-//! | name | trigger | finding | attributed to | structures made before it |
-//! |---|---|---|---|---|
-//! | `hostile-recursion` | `push(0)` on `[2, 1]` | `stack-overflow` | `push` | 28 |
-//! | `hostile-abort` | `push(0)` on `[2, 1]` | `abort` | `push` | 28 |
-//! | `hostile-exit` | `push(0)` on `[2, 1]` | `exit` (status 3) | `push` | 28 |
-//! | `hostile-loop` | `push(0)` on `[2, 1]` | `hang` | `push` | 28 |
-//! | `hostile-loop-clone` | clone of `[2, 1]` | `hang` | `Clone` | 28 |
-//! | `hostile-loop-rep-ok` | `rep_ok` on `[0, 2, 1]` | `hang` | `rep_ok` after `push` | 28 |
-//! | `hostile-panic-drop` | drop of `[2, 1]` | `panic` | `Drop` | 40 (after level 4) |
-//! | `hostile-panic-clone` | clone of `[2, 1]` | `panic` | `Clone` | 28 |
-//! | `hostile-alloc-bomb` | `push(0)` on `[2, 1]` | `out-of-memory` | `push` | 28 |
-//! | `hostile-leak` | every `push` on a non-empty stack leaks 1 MiB | `out-of-memory` under a limit | `push` | none; 9, 36 and 117 MiB leaked by the ends of levels 3, 4 and 5 |
-//! | `hostile-panic-rep-ok` | `rep_ok` on `[0, 2, 1]` | `panic` (caught: a failure) | `rep_ok` after `push` | 28 |
+//! What `beapi <subject> --scope 3 --builders new,push --call-timeout 2`
+//! reports (`--memory-limit-mb 64` for the two memory subjects). The
+//! witness W is [`WITNESS`]; C is `s0 = new(); s0.push(1); s0.push(2);
+//! s0.clone()`; D is `s0 = new(); s0.push(1); s0.push(2); drop(s0)`. "Made
+//! in all" is 39 when the trigger call makes nothing (`[0, 2, 1]` is
+//! missing) and 40 when everything is made.
 //!
-//! Each module's doc says more: how the misbehaviour shows, and where the
-//! engines do not catch it today. The random tester (`smallscope random`)
-//! draws `u8` arguments from {0, 1, 2, 3, 10, 100}, so it reaches the same
-//! triggers by chance.
+//! | name | trigger | finding (`kind`) | `during` | `operation` | witness | worker restarted | structures made before it | made in all |
+//! |---|---|---|---|---|---|---|---|---|
+//! | `hostile-recursion` | `push(0)` on `[2, 1]` | `stack-overflow` | `call` | `push` | W | yes | 28 | 39 |
+//! | `hostile-abort` | `push(0)` on `[2, 1]` | `abort` | `call` | `push` | W | yes | 28 | 39 |
+//! | `hostile-exit` | `push(0)` on `[2, 1]` | `exit` (code 3) | `call` | `push` | W | yes | 28 | 39 |
+//! | `hostile-loop` | `push(0)` on `[2, 1]` | `hang` | `call` | `push` | W | yes | 28 | 39 |
+//! | `hostile-loop-clone` | clone of `[2, 1]` | `hang`, then replay instead of `Clone` | `clone` | `push` | C | yes | 28 | 40 |
+//! | `hostile-loop-rep-ok` | `rep_ok` on `[0, 2, 1]` | `hang` | `rep-ok` | `push` | W | yes | 28 | 39 |
+//! | `hostile-panic-drop` | drop of `[2, 1]` | `panic` (caught: a failure) | `drop` | none | D | no | 40 (after level 4) | 40 |
+//! | `hostile-panic-clone` | clone of `[2, 1]` | `panic` (caught: a failure), then replay instead of `Clone` | `clone` | `push` | C | no | 28 | 40 |
+//! | `hostile-alloc-bomb` | `push(0)` on `[2, 1]` | `out-of-memory` (the allocation past the limit) | `call` | `push` | W | yes | 28 | 39 |
+//! | `hostile-leak` | every `push` on a non-empty stack leaks 1 MiB | `out-of-memory` when memory reaches 85% of the limit; the run stops there (`stop: memory-limit`) | `call` | `push` | the input that crossed 85% | no | none; 9, 36 and 117 MiB leaked by the ends of levels 3, 4 and 5 | what came before the stop |
+//! | `hostile-panic-rep-ok` | `rep_ok` on `[0, 2, 1]` | `panic` (caught: a failure) | `rep-ok` | `push` | W | no | 28 | 39 |
+//!
+//! Each module's doc says more: how the misbehaviour shows, what
+//! `smallscope random` reports, and what library mode and `--no-isolation`
+//! survive.
+//! The random tester (`smallscope random`) draws `u8` arguments from
+//! {0, 1, 2, 3, 10, 100}, so it reaches the same triggers by chance.
 //!
 //! # The Korat subjects
 //!
 //! `hostile-korat-loop` (`hang`), `hostile-korat-panic` (`panic`, caught)
 //! and `hostile-korat-overflow` (`stack-overflow`) share the model of
 //! Korat's `BinaryTree` and misbehave in `rep_ok` on one tree of the 5 at
-//! scope 3; see [`korat`].
+//! scope 3: each is a failure during `rep-ok` whose witness is that
+//! candidate's fields, and the search finds the other 4 trees; see
+//! [`korat`].
 
 #![allow(clippy::len_without_is_empty)] // The subjects' API is exactly new, push, pop, len.
 

@@ -2,18 +2,20 @@
 //!
 //! - **Trigger**: `clone()` of the value `[2, 1]` (2 on top of 1). Cloning
 //!   any other value, and every call, behaves as [`Stack`](crate::Stack) does.
-//! - **Finding**: `panic`, with the message [`MESSAGE`]. BEAPI clones a
-//!   stored structure to extend it *outside* the captured call, so today the
-//!   panic is not caught: it unwinds the engine's thread, and the `smallscope`
-//!   binary says that it panicked itself and exits with status 2. (The random
-//!   tester copies values inside its captured calls and reports a failure.)
-//! - **Attributed to**: `Clone` (the copy of the receiver of the `push` below).
+//! - **Misbehaviour**: `clone()` panics with the message [`MESSAGE`]. BEAPI
+//!   clones a stored structure to extend it, under capture as a call is.
+//! - **Finding**: `panic`, during `clone`, operation `push` (the clone is of
+//!   the receiver of the `push` below), with [`MESSAGE`]. The panic is
+//!   caught in the worker: no restart. The engine then stops using `Clone`
+//!   for this subject (a note in the summary says so) and rebuilds stored
+//!   structures by replaying their sequences, so the run still makes all 40
+//!   structures, `[0, 2, 1]` included.
 //! - **Minimal witness** (`beapi hostile-panic-clone --scope 3 --builders new,push`):
-//!   `s0 = new(); s0.push(1); s0.push(2)` builds `[2, 1]` (level 3); the
-//!   first clone of it is for the level-4 call `s0.push(0)` on it, whose
-//!   sequence `s0 = new(); s0.push(1); s0.push(2); s0.push(0)` never runs.
+//!   `s0 = new(); s0.push(1); s0.push(2); s0.clone()`: `[2, 1]` is built at
+//!   level 3, and its first clone is for the level-4 call `s0.push(0)` on it.
 //! - **Before the trigger**: 13 structures at levels 1 to 3, and 15 of level
 //!   4 (the pushes on the 5 stacks of length 2 made before `[2, 1]`): 28.
+//! - **Library mode** and `--no-isolation`: the panic is caught there too.
 
 use crate::hostile::CloneHostility;
 

@@ -1,6 +1,10 @@
 //! Checks that trigger nothing: the trigger predicates against every state
 //! at scope 3, the ordinary operations on near misses, and engine runs only
-//! on the subjects whose misbehaviour is a panic the engines catch today.
+//! on the subjects whose misbehaviour is a panic, which an engine catches in
+//! this process too. A stack overflow, an abort, an exit or a runaway
+//! allocation would end the test process, and a hang costs a call timeout
+//! (10 s by default): `tests/survive.rs` runs every subject, through the
+//! harness binary.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;

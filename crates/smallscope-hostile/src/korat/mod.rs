@@ -29,8 +29,21 @@
 //!   first (even with `--threads 1`), probing `rep_ok` on the first candidate
 //!   of each part, and one probe is that tree: the command meets the trigger
 //!   in the split, at its probe number [`PROBES_BEFORE_TRIGGER`] + 1 (23),
-//!   before any tree is counted. The engine names the operation `rep_ok`
-//!   only for the counted search, so a watchdog sees no operation name there.
+//!   before any tree is counted. A probe that kills or hangs the worker
+//!   leaves its part whole (the supervisor restarts the worker past it,
+//!   once), and the counted search reports the trigger tree from the
+//!   probe's record.
+//!
+//! What `korat <subject> --scope 3 --threads 1|2 --call-timeout 2` reports,
+//! the same on every thread count: one failure during `rep-ok` (no
+//! operation), whose witness is the trigger candidate's fields,
+//! `Tree#0.root = 0, Tree#0.size = 3, Node#0.left = null, Node#0.right = 1,
+//! Node#1.left = 2, Node#1.right = null, Node#2.left = null, Node#2.right = null`;
+//! 63 candidates explored and 4 trees found (Catalan(3) = 5, less the
+//! trigger tree), all 4 in `--out`; and the command exits with status 1.
+//! The finding's kind is `hang` for `hostile-korat-loop`, `stack-overflow`
+//! for `hostile-korat-overflow` and `panic` (caught) for
+//! `hostile-korat-panic`.
 
 pub mod looping;
 pub mod overflow;

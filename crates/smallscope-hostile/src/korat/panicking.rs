@@ -1,20 +1,24 @@
 //! `hostile-korat-panic`: `rep_ok` panics on one tree at scope 3.
 //!
-//! The in-process case: Korat catches the panic today and counts the
-//! candidate as invalid, so a scope-3 search finds 4 trees, not 5.
+//! The in-process case: the panic is caught wherever the search runs (a
+//! worker, `--no-isolation` or library mode), so this subject is also
+//! searched in-process (`src/tests.rs`).
 //!
 //! - **Trigger**: the tree whose root has no left child and a right child
 //!   that has a left child (a leaf) and no right child, [`TRIGGER_SHAPE`](super::TRIGGER_SHAPE),
 //!   once `rep_ok` has read all its fields and `size`. Every other candidate
 //!   is judged as `binary-tree` judges it.
-//! - **Finding**: `panic`, with the message [`MESSAGE`]; Korat takes it as
-//!   `false` and reports no failure, so only a supervisor that watches
-//!   panics (or the count: 4 instead of Catalan(3) = 5) sees it.
-//! - **Attributed to**: `rep_ok`.
-//! - **When** (`smallscope korat hostile-korat-panic --scope 3`): see the
-//!   [module doc](super): first in the command's split, then again in the
-//!   counted search (in a sequential search, after 15 candidates, 1 of them
-//!   a valid tree). The command reports 4 structures and 63 explored.
+//! - **Misbehaviour**: `rep_ok` panics with the message [`MESSAGE`].
+//! - **Finding** (`smallscope korat hostile-korat-panic --scope 3`, on 1 or
+//!   2 threads): `panic`, during `rep-ok`, no operation, with [`MESSAGE`]
+//!   and the trigger candidate's fields as witness (see the
+//!   [module doc](super)). The panic is caught in the worker: no restart.
+//!   Korat reports the failure and counts the candidate as not a tree, so
+//!   the search explores 63 candidates and finds 4 trees, not 5. In-process,
+//!   `korat::run` gives the same counts and reports the same failure.
+//! - **When**: see the [module doc](super): first in the command's split,
+//!   then again in the counted search (in a sequential search, after 15
+//!   candidates, 1 of them a valid tree).
 
 use super::TreeView;
 

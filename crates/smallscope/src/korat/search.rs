@@ -92,7 +92,7 @@ pub fn search_with(
 ) -> SearchStats {
     let started = Instant::now();
     let mut candidate = Candidate::new(space);
-    let part = PartRun { run: 0, killed: &[], options };
+    let part = PartRun { run: 0, killed: &[], opening: None, options };
     let mut outcome = part.search(&mut candidate, 0, invariants, found);
     outcome.stats.seconds = started.elapsed().as_secs_f64();
     outcome.stats
@@ -104,6 +104,9 @@ pub fn search_with(
 pub struct Part {
     values: Vec<u32>,
     prefix: Vec<u32>,
+    /// What killed an earlier attempt in this part's probe, which ran
+    /// `rep_ok` on its first candidate: the part stays whole, unprobed.
+    settled: Option<Killed>,
 }
 
 impl Part {
@@ -150,6 +153,8 @@ pub struct PartOutcome<R> {
 struct PartRun<'a> {
     run: u64,
     killed: &'a [Killed],
+    /// What kills `rep_ok` on the first candidate, known from the probe.
+    opening: Option<&'a Killed>,
     options: SearchOptions,
 }
 
@@ -173,8 +178,10 @@ impl PartRun<'_> {
         let mut stack = Vec::new();
         loop {
             out.stats.explored += 1;
-            flight::position(Address { run: self.run, input: out.stats.explored, detail: 0 });
-            let ok = match Killed::at(self.killed, Address { run: self.run, input: out.stats.explored, detail: 0 }) {
+            let address = Address { run: self.run, input: out.stats.explored, detail: 0 };
+            let culprit = Killed::at(self.killed, address).or(self.opening.filter(|_| out.stats.explored == 1));
+            flight::position(address);
+            let ok = match culprit {
                 Some(killed) => {
                     out.failures.push(failure_of(killed.kind, killed.during, killed.message.clone(), None, candidate));
                     stack.clone_from(&killed.reads);
@@ -309,7 +316,12 @@ impl PartedSearch<'_> {
                             let Some(part) = parts.get(index) else { return };
                             let mut candidate = Candidate::new(self.space.clone());
                             candidate.values_mut().copy_from_slice(&part.values);
-                            let run = PartRun { run: index as u64, killed: self.killed, options: self.options };
+                            let run = PartRun {
+                                run: index as u64,
+                                killed: self.killed,
+                                opening: part.settled.as_ref(),
+                                options: self.options,
+                            };
                             let outcome = run.search(&mut candidate, part.frozen(), self.invariants, &mut |c| found(c));
                             if sender.send((index, outcome)).is_err() {
                                 return;
@@ -414,9 +426,10 @@ where
 
 /// Splits the search into at most about `target` parts where it can.
 /// Probing which field comes next runs `rep_ok` outside the counted search;
-/// a probe that killed an earlier attempt leaves its part unsplit.
+/// a probe that killed an earlier attempt leaves its part whole and
+/// unprobed in every later round, so each culprit costs one restart here.
 fn split(space: &Arc<Space>, invariants: &dyn Invariants, target: usize, killed: &[Killed]) -> Vec<Part> {
-    let mut parts = vec![Part { values: vec![0; space.slots.len()], prefix: Vec::new() }];
+    let mut parts = vec![Part { values: vec![0; space.slots.len()], prefix: Vec::new(), settled: None }];
     let mut probe = Candidate::new(space.clone());
     let mut probes = 0u64;
     for _ in 0..64 {
@@ -424,14 +437,14 @@ fn split(space: &Arc<Space>, invariants: &dyn Invariants, target: usize, killed:
         let mut grew = false;
         for (index, part) in parts.iter().enumerate() {
             // Children are made only while the total stays within the target.
-            if next.len() + (parts.len() - index) >= target {
+            if part.settled.is_some() || next.len() + (parts.len() - index) >= target {
                 next.push(part.clone());
                 continue;
             }
             probes += 1;
             let address = Address { run: PROBE | probes, input: 1, detail: 0 };
-            if Killed::at(killed, address).is_some() {
-                next.push(part.clone());
+            if let Some(culprit) = Killed::at(killed, address) {
+                next.push(Part { settled: Some(culprit.clone()), ..part.clone() });
                 continue;
             }
             flight::position(address);
@@ -455,7 +468,7 @@ fn split(space: &Arc<Space>, invariants: &dyn Invariants, target: usize, killed:
                 values[field as usize] = value;
                 let mut prefix = part.prefix.clone();
                 prefix.push(field);
-                next.push(Part { values, prefix });
+                next.push(Part { values, prefix, settled: None });
             }
             grew |= max > first;
         }
