@@ -16,14 +16,3 @@ pub fn peak_memory_bytes() -> Option<u64> {
 pub fn resident_bytes_of(pid: u32) -> Option<u64> {
     status_kib(&format!("/proc/{pid}/status"), "VmRSS:").map(|kib| kib * 1024)
 }
-
-/// The largest peak resident set size of the children reaped so far (the
-/// workers), in bytes.
-pub fn peak_of_children() -> Option<u64> {
-    // SAFETY: `getrusage` fills the struct it is given.
-    let usage = unsafe {
-        let mut usage: libc::rusage = std::mem::zeroed();
-        (libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) == 0).then_some(usage)
-    }?;
-    (usage.ru_maxrss > 0).then(|| usage.ru_maxrss as u64 * 1024)
-}

@@ -47,7 +47,10 @@ pub struct ProcessAttempt {
     memory_limit: Option<u64>,
     killed_for_memory: bool,
     last_memory_check: Instant,
+    /// Reaped: the child's pid may belong to another process now.
     done: bool,
+    /// The largest peak resident set size of the run's workers, in bytes.
+    peak: Arc<AtomicU64>,
 }
 
 impl ProcessAttempt {
@@ -61,6 +64,7 @@ impl ProcessAttempt {
         killed: &[Killed],
         structures: bool,
         console: &Console,
+        peak: Arc<AtomicU64>,
     ) -> Result<Self, RunError> {
         let launch = |e: std::io::Error| RunError::Launch(e.to_string());
         write_atomically(&dir.join(KILLED), serde_json::to_string(killed).expect("killed inputs serialize").as_bytes())
@@ -110,6 +114,7 @@ impl ProcessAttempt {
             killed_for_memory: false,
             last_memory_check: Instant::now(),
             done: false,
+            peak,
         })
     }
 
@@ -123,9 +128,33 @@ impl ProcessAttempt {
         classify(status, &tail, self.killed_for_memory, self.memory_limit, &self.flight)
     }
 
+    /// Waits for the worker to end and notes its peak memory: `wait4` gives
+    /// that child's own usage, where `RUSAGE_CHILDREN` would also hold what
+    /// a process that exec'ed this one had reaped (`cargo run` does).
     fn reap(&mut self) -> Option<ExitStatus> {
+        if self.done {
+            return None;
+        }
         self.done = true;
-        self.child.wait().ok()
+        let pid = self.child.id() as libc::pid_t;
+        loop {
+            let mut status = 0;
+            // SAFETY: waits for our own unreaped child, filling the two
+            // out-parameters it is given.
+            let (reaped, usage) = unsafe {
+                let mut usage: libc::rusage = std::mem::zeroed();
+                (libc::wait4(pid, &mut status, 0, &mut usage), usage)
+            };
+            if reaped == pid {
+                let bytes = u64::try_from(usage.ru_maxrss).unwrap_or(0).saturating_mul(1024);
+                self.peak.fetch_max(bytes, std::sync::atomic::Ordering::Relaxed);
+                return Some(ExitStatus::from_raw(status));
+            }
+            if reaped == -1 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+                continue;
+            }
+            return None;
+        }
     }
 
     /// Kills the worker if its resident memory is far past the limit (memory
@@ -183,6 +212,9 @@ impl Attempt for ProcessAttempt {
     }
 
     fn interrupt(&mut self) {
+        if self.done {
+            return;
+        }
         // SAFETY: a signal to our own child, which has not been reaped.
         unsafe {
             libc::kill(self.child.id() as libc::pid_t, libc::SIGTERM);
@@ -190,8 +222,10 @@ impl Attempt for ProcessAttempt {
     }
 
     fn abandon(&mut self) {
-        let _ = self.child.kill();
-        self.reap();
+        if !self.done {
+            let _ = self.child.kill();
+            self.reap();
+        }
     }
 }
 
@@ -199,7 +233,7 @@ impl Drop for ProcessAttempt {
     fn drop(&mut self) {
         if !self.done {
             let _ = self.child.kill();
-            let _ = self.child.wait();
+            self.reap();
         }
     }
 }

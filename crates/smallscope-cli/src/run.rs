@@ -6,6 +6,7 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -102,10 +103,18 @@ pub fn run<F: Fold + Clone + Send + 'static>(
         });
     }
     let mut watch = Watch::new(console.clone(), &mut staging, &interrupts);
+    let worker_peak = Arc::new(AtomicU64::new(0));
     let mut launch = |s: &Supervisor<F>| -> Result<Box<dyn Attempt>, RunError> {
         if options.isolation {
-            let attempt =
-                ProcessAttempt::start(&dir, &argv, options.memory_limit, &s.killed, options.structures, &console)?;
+            let attempt = ProcessAttempt::start(
+                &dir,
+                &argv,
+                options.memory_limit,
+                &s.killed,
+                options.structures,
+                &console,
+                worker_peak.clone(),
+            )?;
             Ok(Box::new(attempt))
         } else {
             thread_attempt(job.clone(), s)
@@ -122,8 +131,10 @@ pub fn run<F: Fold + Clone + Send + 'static>(
         Err(error) => (Some(Stop::Interrupted), Some(error.to_string())),
     };
     let trouble = trouble.or(staging_error.map(|e| format!("writing the run's files: {e:#}")));
-    let peak_memory =
-        if options.isolation { crate::memory::peak_of_children() } else { crate::memory::peak_memory_bytes() };
+    let peak_memory = match options.isolation {
+        true => Some(worker_peak.load(Ordering::Relaxed)).filter(|&bytes| bytes > 0),
+        false => crate::memory::peak_memory_bytes(),
+    };
     Ok(Finished {
         fold: supervisor.fold,
         stopped,

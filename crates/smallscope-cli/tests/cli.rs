@@ -302,3 +302,19 @@ fn a_closed_standard_output_ends_the_run_quietly() {
     assert!(!message.contains("panicked") && !message.contains("error"), "{message}");
     assert_eq!(output.status.code(), Some(0), "{message}");
 }
+
+#[test]
+fn peak_memory_is_the_workers_not_what_an_earlier_program_used() {
+    // `cargo run` execs the binary after reaping rustc: usage the process
+    // inherits across exec must not be taken for the run's.
+    let dir = tempfile::tempdir().unwrap();
+    let script = format!(
+        "dd if=/dev/zero of=/dev/null bs=200M count=1 2>/dev/null; exec '{}' beapi bst --scope 4 --format json",
+        env!("CARGO_BIN_EXE_smallscope")
+    );
+    let output = std::process::Command::new("sh").args(["-c", &script]).current_dir(dir.path()).output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let summary: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let peak = summary["peak_memory_bytes"].as_u64().expect("a peak on Linux");
+    assert!(peak > 0 && peak < 100 << 20, "peak {} MiB", peak >> 20);
+}
