@@ -5,14 +5,6 @@ mod common;
 
 use common::*;
 
-fn catalan(n: u64) -> u64 {
-    (0..n).fold(1, |c, i| c * 2 * (2 * i + 1) / (i + 2))
-}
-
-fn binomial(n: u64, k: u64) -> u64 {
-    (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
-}
-
 #[test]
 fn list_names_every_built_in_subject() {
     let dir = tempfile::tempdir().unwrap();
@@ -218,8 +210,7 @@ fn korat_json_summary_has_the_contract_fields() {
 
 /// A refusal in one line that names `needle`.
 fn refused_naming(args: &[&str], needle: &str) {
-    let message = refused(args);
-    assert_eq!(message.trim_end().lines().count(), 1, "{args:?}: one line expected: {message}");
+    let message = refused_in_one_line(args);
     assert!(message.contains(needle), "{args:?}: {message} should name {needle}");
 }
 
@@ -286,13 +277,7 @@ fn resume_needs_the_same_run_in_out() {
 #[test]
 fn a_closed_standard_output_ends_the_run_quietly() {
     let dir = tempfile::tempdir().unwrap();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_smallscope"))
-        .args(["list", "--verbose"])
-        .current_dir(dir.path())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn(&["list", "--verbose"], dir.path());
     // As `| head -1` does: read a line, then close the pipe.
     let mut first = String::new();
     std::io::BufRead::read_line(&mut std::io::BufReader::new(child.stdout.take().unwrap()), &mut first).unwrap();

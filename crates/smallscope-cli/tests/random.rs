@@ -6,13 +6,6 @@ mod common;
 
 use common::*;
 
-/// Runs a command that must be refused as bad input, in one line of stderr.
-fn refused_in_one_line(args: &[&str]) -> String {
-    let message = refused(args);
-    assert_eq!(message.trim_end().lines().count(), 1, "{args:?}: one line expected: {message}");
-    message
-}
-
 /// A `random --format json` run: the exit code and the summary.
 fn random_json(subject: &str, extra: &[&str]) -> (i32, serde_json::Value) {
     let dir = tempfile::tempdir().unwrap();

@@ -3,11 +3,30 @@
 #![allow(dead_code)] // Each test file uses a part.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::{Child, Command, Output, Stdio};
 
 /// Runs `smallscope` with `args` in `dir`.
 pub fn smallscope(args: &[&str], dir: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_smallscope")).args(args).current_dir(dir).output().expect("binary runs")
+}
+
+/// Starts `smallscope` with `args` in `dir`, its output piped.
+pub fn spawn(args: &[&str], dir: &Path) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_smallscope"))
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs")
+}
+
+pub fn catalan(n: u64) -> u64 {
+    (0..n).fold(1, |c, i| c * 2 * (2 * i + 1) / (i + 2))
+}
+
+pub fn binomial(n: u64, k: u64) -> u64 {
+    (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
 }
 
 pub fn stderr(output: &Output) -> String {
@@ -27,6 +46,13 @@ pub fn refused(args: &[&str]) -> String {
     assert_eq!(output.status.code(), Some(2), "{args:?} should exit 2; stderr: {message}");
     assert!(!message.contains("panicked"), "{args:?} panicked: {message}");
     assert!(message.starts_with("error"), "{args:?}: {message}");
+    message
+}
+
+/// Runs a command that must be refused as bad input, in one line of stderr.
+pub fn refused_in_one_line(args: &[&str]) -> String {
+    let message = refused(args);
+    assert_eq!(message.trim_end().lines().count(), 1, "{args:?}: one line expected: {message}");
     message
 }
 
@@ -63,8 +89,11 @@ pub fn timeless(text: &[u8]) -> String {
         .join("\n")
 }
 
+/// A run's files, by name.
+pub type Files = Vec<(String, Vec<u8>)>;
+
 /// Every file of `dir`, by name; JSON files without their timings.
-pub fn outputs(dir: &Path) -> Vec<(String, Vec<u8>)> {
+pub fn outputs(dir: &Path) -> Files {
     let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
