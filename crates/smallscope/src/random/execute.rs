@@ -361,31 +361,32 @@ impl<T: Heap> Executor<'_, T> {
         live.extend_from_slice(touched);
         live.sort_unstable();
         let value = |v: u32| -> &T { values[v as usize].as_deref().expect("live") };
-        // Touched values whose canonical form already passed the one-value checks.
-        let mut fresh: Vec<(u32, u128)> = Vec::new();
-        let mut known: Vec<u32> = Vec::new();
-        if let Some(checked) = &self.checked {
-            let mut checked = checked.borrow_mut();
-            for &t in touched {
-                let print = checked.fingerprint(value(t));
-                checked.last.push((t, print));
-                if let Some((_, broken)) = self.poisoned.borrow().iter().find(|(p, _)| *p == print) {
-                    // Its checks killed an earlier attempt: not again.
-                    return Some(Broken { op, vars: vec![t], ..broken.clone() });
-                }
-                if checked.passed.contains(&print) {
-                    known.push(t);
-                } else {
-                    fresh.push((t, print));
+        // The touched values the one-value checks still have to see, with
+        // their canonical print when checks are memoized: a print that
+        // passed before is not checked again.
+        let mut single: Vec<(u32, Option<u128>)> = Vec::with_capacity(touched.len());
+        match &self.checked {
+            None => single.extend(touched.iter().map(|&t| (t, None))),
+            Some(checked) => {
+                let mut checked = checked.borrow_mut();
+                for &t in touched {
+                    let print = checked.fingerprint(value(t));
+                    checked.last.push((t, print));
+                    if let Some((_, broken)) = self.poisoned.borrow().iter().find(|(p, _)| *p == print) {
+                        // Its checks killed an earlier attempt: not again.
+                        return Some(Broken { op, vars: vec![t], ..broken.clone() });
+                    }
+                    if !checked.passed.contains(&print) {
+                        single.push((t, Some(print)));
+                    }
                 }
             }
         }
-        let prints = fresh.clone();
-        let failure = self.check_contracts(values, touched, &known, &live, op, index, &prints);
+        let failure = self.check_contracts(values, touched, &live, op, index, &single);
         if failure.is_none() {
             if let Some(checked) = &self.checked {
                 let mut checked = checked.borrow_mut();
-                for (_, print) in fresh {
+                for print in single.into_iter().filter_map(|(_, print)| print) {
                     if checked.passed.insert(print) {
                         checked.new_passed.push(print);
                     }
@@ -395,16 +396,14 @@ impl<T: Heap> Executor<'_, T> {
         failure
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn check_contracts(
         &self,
         values: &Values<T>,
         touched: &[u32],
-        known: &[u32],
         live: &[u32],
         op: u16,
         index: usize,
-        prints: &[(u32, u128)],
+        single: &[(u32, Option<u128>)],
     ) -> Option<Broken> {
         let value = |v: u32| -> &T { values[v as usize].as_deref().expect("live") };
         let is_touched = |v: u32| touched.contains(&v);
@@ -412,9 +411,9 @@ impl<T: Heap> Executor<'_, T> {
             let mut looking_at: ([u32; 3], usize) = ([0; 3], 0);
             flight::position(self.address(index, Some(c)));
             let verdict = run_captured(UserCode::new(During::Check, op), || {
-                for &t in touched.iter().filter(|t| !known.contains(t)) {
+                for &(t, print) in single {
                     looking_at = ([t, 0, 0], 1);
-                    if let Some(&(_, print)) = prints.iter().find(|(v, _)| *v == t) {
+                    if let Some(print) = print {
                         flight::set_print(print);
                     }
                     contract.check_value(value(t))?;

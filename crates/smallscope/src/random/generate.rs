@@ -219,7 +219,7 @@ impl<'a, T: Heap> Generator<'a, T> {
     }
 
     /// The replay command of the run up to sequence `sequences`.
-    fn replay(&self, sequences: u64) -> Option<String> {
+    pub fn replay(&self, sequences: u64) -> Option<String> {
         self.outlet.command.as_ref().map(|command| format!("{command} --sequences {sequences}"))
     }
 
@@ -231,7 +231,6 @@ impl<'a, T: Heap> Generator<'a, T> {
         if !resumed {
             self.bootstrap();
         }
-        let mut last_commit = self.counts.executed;
         loop {
             if let Some(limit) = self.config.sequence_limit {
                 if self.counts.executed >= limit {
@@ -248,8 +247,8 @@ impl<'a, T: Heap> Generator<'a, T> {
             }
             if self.step() {
                 self.attempts_without_new = 0;
-                if self.counts.executed % COMMIT_EVERY == 0 && self.counts.executed != last_commit {
-                    last_commit = self.counts.executed;
+                // A new sequence was executed: each multiple is passed once.
+                if self.counts.executed % COMMIT_EVERY == 0 {
                     self.commit();
                 }
             } else {

@@ -262,7 +262,8 @@ impl<T: Subject + StdTraits> RandomJob<T> {
         };
         let mut simplest_ints = self.config.ints.clone();
         simplest_ints.sort_by_key(|&v| (v.abs(), v < 0));
-        for (index, group) in generator.groups.clone().into_iter().enumerate() {
+        for index in 0..generator.groups.len() {
+            let group = &generator.groups[index];
             let original = group.smallest.clone();
             let before = original.calls.len();
             let exec = exec.filter(|_| !group.failure.kind.kills_the_process());
@@ -292,7 +293,7 @@ impl<T: Subject + StdTraits> RandomJob<T> {
                 _ => Vec::new(),
             };
             let mut event = failure_event(index as u32, &broken, &program, group.count, &generator.infos, None);
-            event.replay = self.command.as_ref().map(|c| format!("{c} --sequences {}", generator.counts.executed));
+            event.replay = generator.replay(generator.counts.executed);
             event.shrink = Some(Shrink { first: group.first_calls, smallest: before, simplified: program.calls.len() });
             event.assertion = assertion;
             generator.emit(Event::Failure(event));
