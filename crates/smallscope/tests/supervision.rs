@@ -147,15 +147,49 @@ fn timeless(event: &Event) -> Event {
     event
 }
 
+/// A stack whose `Drop` panics on `[2, 1]`, every copy of it.
+#[derive(Heap, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Brittle {
+    items: Vec<u8>,
+}
+
+#[smallscope::api(name = "test-brittle")]
+impl Brittle {
+    pub fn new() -> Self {
+        Brittle { items: Vec::new() }
+    }
+
+    pub fn push(&mut self, x: u8) {
+        self.items.push(x);
+    }
+}
+
+impl Drop for Brittle {
+    fn drop(&mut self) {
+        if self.items == [2, 1] && !std::thread::panicking() {
+            panic!("dropping [2, 1]");
+        }
+    }
+}
+
 /// Runs `job` whole, then again from each of a few of its commits, and
 /// checks that every resumed run ends with the same events.
 fn resumes_to_the_same_end<F: Fold + Clone + Send + 'static>(job: &dyn Job<Fold = F>, what: &str) {
+    resumes_from_commits(job, what, |commits| vec![1, commits / 2, commits - 2]);
+}
+
+/// As [`resumes_to_the_same_end`], from the commits `picks` chooses of so
+/// many (the last is the end of the run, which is not resumed).
+fn resumes_from_commits<F: Fold + Clone + Send + 'static>(
+    job: &dyn Job<Fold = F>,
+    what: &str,
+    picks: fn(usize) -> Vec<usize>,
+) {
     let stop = StopFlag::new();
     let mut whole = Recorder::default();
     job.run(Start { resume: None, journal: &[], killed: &[], stop: &stop }, &mut whole).unwrap();
     assert!(whole.commits.len() >= 3, "{what}: only {} commits", whole.commits.len());
-    let picks = [1, whole.commits.len() / 2, whole.commits.len() - 2];
-    for pick in picks {
+    for pick in picks(whole.commits.len()) {
         let (at, _) = whole.commits[pick];
         let mut fold = F::default();
         for event in &whole.events[..at] {
@@ -185,6 +219,33 @@ fn beapi_resumes_from_any_commit_to_the_same_end() {
     };
     let job = BeapiJob::<Plain>::new(config, "test-plain".into(), None);
     resumes_to_the_same_end(&job, "beapi");
+}
+
+#[test]
+fn beapi_resumes_from_inside_a_level_to_the_same_end() {
+    // Level 3 pushes each of 70 values onto 70 stacks: commits fall inside it.
+    let config = BeapiConfig {
+        scope: 1,
+        ints: Some(0..70),
+        max_length: Some(3),
+        builders: Builders::Named(vec!["new".into(), "push".into()]),
+        ..BeapiConfig::default()
+    };
+    let job = BeapiJob::<Plain>::new(config, "test-plain".into(), None);
+    resumes_from_commits(&job, "beapi inside a level", |commits| (0..commits - 1).collect());
+}
+
+#[test]
+fn beapi_resumes_past_a_panicking_drop_to_the_same_end() {
+    let config = BeapiConfig {
+        scope: 1,
+        ints: Some(0..4),
+        max_length: Some(4),
+        builders: Builders::Named(vec!["new".into(), "push".into()]),
+        ..BeapiConfig::default()
+    };
+    let job = BeapiJob::<Brittle>::new(config, "test-brittle".into(), None);
+    resumes_from_commits(&job, "beapi with a panicking drop", |commits| (0..commits - 1).collect());
 }
 
 #[test]

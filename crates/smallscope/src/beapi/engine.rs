@@ -114,6 +114,11 @@ pub(super) struct Search<'a, T: Subject> {
     stop: Option<Stop>,
     /// Values are forgotten instead of dropped: a `Drop` killed an earlier attempt here.
     leak: bool,
+    /// Set while resuming rebuilds values: what their code does was
+    /// reported by the run that first built them.
+    restoring: bool,
+    /// A new failure group waits for the commit after its execution.
+    commit_due: bool,
     args: Vec<Arg<T>>,
     keys: Vec<(StateKey, u128)>,
 }
@@ -181,6 +186,8 @@ impl<'a, T: Subject> Search<'a, T> {
             started: Instant::now(),
             stop: None,
             leak: false,
+            restoring: false,
+            commit_due: false,
             args: Vec::new(),
             keys: Vec::new(),
         })
@@ -194,31 +201,38 @@ impl<'a, T: Subject> Search<'a, T> {
     /// the values the search still extends are rebuilt by replaying them.
     pub(super) fn resume(&mut self, report: &BeapiReport) -> Result<(), ConfigError> {
         let resume = report.resume.clone().unwrap_or_default();
-        for structure in &report.structures {
-            self.structures.push(structure.step.clone());
-        }
+        self.structures = report.structures.iter().map(|s| s.step.clone()).collect();
         self.objects = (0..self.structures.len()).map(|_| None).collect();
-        match (&self.states, report.structures.iter().all(|s| s.fingerprint.is_some())) {
-            (StateSet::Fingerprints(_), true) => {
-                for structure in &report.structures {
-                    let print = structure.fingerprint.expect("checked").0;
-                    self.states.insert(StateKey::Fingerprint(print));
+        // The values the rest of the search extends.
+        let keep = if self.keeps_all_objects { 0 } else { resume.frontier_start as usize };
+        let by_print = matches!(self.states, StateSet::Fingerprints(_))
+            && report.structures.iter().all(|s| s.fingerprint.is_some());
+        self.restoring = true;
+        for (index, structure) in report.structures.iter().enumerate() {
+            if by_print {
+                self.states.insert(StateKey::Fingerprint(structure.fingerprint.expect("checked").0));
+                if index < keep {
+                    continue;
                 }
             }
-            _ => {
-                for index in 0..self.structures.len() {
-                    let value = self.replay(index as u32).ok_or_else(|| {
-                        ConfigError::Invalid(format!("resuming: structure {index} could not be rebuilt"))
-                    })?;
-                    let tokens = self.lin.linearize(&value).map_err(|e| ConfigError::Invalid(e.to_string()))?;
-                    let key = self.states.key(tokens).0;
-                    self.states.insert(key);
-                    self.forget_or_drop(value, index as u64);
-                }
+            let value = self.replay(index as u32);
+            if !by_print {
+                let value = value
+                    .as_ref()
+                    .ok_or_else(|| ConfigError::Invalid(format!("resuming: structure {index} could not be rebuilt")))?;
+                let tokens = self.lin.linearize(value).map_err(|e| ConfigError::Invalid(e.to_string()))?;
+                let key = self.states.key(tokens).0;
+                self.states.insert(key);
+            }
+            match value {
+                Some(value) if index < keep => self.drop_restored(value, index as u64),
+                value => self.objects[index] = value,
             }
         }
+        self.restoring = false;
         self.counts = Counts {
-            explored: report.explored,
+            // The level runs again from its start, skipping what was done.
+            explored: resume.level_explored,
             structures: report.structures.len() as u64,
             misuses: report.misuses,
             out_of_scope: report.out_of_scope,
@@ -236,12 +250,23 @@ impl<'a, T: Subject> Search<'a, T> {
         self.source = if resume.replay { Source::Replay } else { Source::Clone };
         self.clone_checks = resume.clone_checks;
         self.clones_looked_at = resume.clones_looked_at;
-        // The values the rest of the search extends.
-        let keep = if self.keeps_all_objects { 0 } else { self.frontier.start };
-        for index in keep..self.structures.len() {
-            self.objects[index] = self.replay(index as u32);
-        }
         Ok(())
+    }
+
+    /// Drops a structure rebuilt only for its state while resuming; forgets
+    /// it when its `Drop` killed an earlier attempt.
+    fn drop_restored(&mut self, value: T, index: u64) {
+        let run = self.cx.run;
+        let kills = self
+            .cx
+            .killed
+            .iter()
+            .any(|k| k.during == During::Drop && k.address.run == run && k.address.detail == 1 + index);
+        if kills {
+            std::mem::forget(value);
+        } else {
+            self.discard(value, None, &|_| Input::Structure { index });
+        }
     }
 
     fn seconds(&self) -> f64 {
@@ -308,8 +333,10 @@ impl<'a, T: Subject> Search<'a, T> {
         stop
     }
 
-    /// Emits a resume point and commits what was sent.
+    /// Emits a resume point and commits what was sent. Only between
+    /// executions: a resume skips every execution counted before it.
     fn commit(&mut self) {
+        self.commit_due = false;
         let resume = Resume {
             level: self.level,
             level_start: self.level_start as u64,
@@ -389,6 +416,8 @@ impl<'a, T: Subject> Search<'a, T> {
                             if self.stop.is_some() {
                                 return;
                             }
+                            self.commit();
+                        } else if self.commit_due {
                             self.commit();
                         }
                     }
@@ -776,8 +805,11 @@ impl<'a, T: Subject> Search<'a, T> {
     }
 
     /// Counts a failing input in its group; a new group is reported at once,
-    /// with this input as its witness.
+    /// with this input as its witness, and committed after its execution.
     fn file(&mut self, mut failure: Failure, input: Input) {
+        if self.restoring {
+            return;
+        }
         self.counts.failing += 1;
         let key = GroupKey::of(&failure);
         if let Some((_, count)) = self.groups.iter_mut().find(|(k, _)| *k == key) {
@@ -789,7 +821,7 @@ impl<'a, T: Subject> Search<'a, T> {
         failure.replay = self.cx.replay.clone();
         self.groups.push((key, 1));
         self.cx.out.event(Event::Failure(failure));
-        self.commit();
+        self.commit_due = true;
     }
 
     /// The witness of `input`; a structure whose `Clone` or `Drop` failed
