@@ -983,22 +983,10 @@ impl crate::runner::Job for CompareJob {
         _start: crate::runner::Start<'_, ComparisonReport>,
         out: &mut dyn crate::events::Sink,
     ) -> Result<(), ConfigError> {
-        use crate::events::{Configuration, Counts, Engine, Event, RunFinished, RunStarted, Stop, SCHEMA_VERSION};
+        use crate::events::{Configuration, Counts, Event, RunFinished, RunStarted, Stop};
         let started = Instant::now();
         let configuration = Configuration::Compare(self.settings.clone());
-        out.event(Event::RunStarted(RunStarted {
-            schema: SCHEMA_VERSION,
-            run: RunStarted::run_id(Engine::Compare, &self.name, &configuration, None),
-            engine: Engine::Compare,
-            subject: self.name.clone(),
-            type_name: String::new(),
-            configuration,
-            seed: None,
-            command: self.command.clone(),
-            operations: Vec::new(),
-            fields: Vec::new(),
-            contracts: Vec::new(),
-        }));
+        out.event(Event::RunStarted(RunStarted::new(&self.name, String::new(), configuration, self.command.clone())));
         let mut comparison = (self.registration.run)(self.settings.scope, &self.settings.invariant, &self.options)
             .map_err(|e| ConfigError::Invalid(e.to_string()))?;
         for (side, witnesses) in

@@ -60,17 +60,6 @@ pub enum Engine {
     Compare,
 }
 
-impl Engine {
-    pub fn name(self) -> &'static str {
-        match self {
-            Engine::Beapi => "beapi",
-            Engine::Korat => "korat",
-            Engine::Random => "random",
-            Engine::Compare => "compare",
-        }
-    }
-}
-
 /// An engine's settings, as it ran with them.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -79,6 +68,25 @@ pub enum Configuration {
     Korat(crate::korat::KoratSettings),
     Random(crate::random::RandomConfig),
     Compare(crate::compare::CompareSettings),
+}
+
+impl Configuration {
+    pub fn engine(&self) -> Engine {
+        match self {
+            Configuration::Beapi(_) => Engine::Beapi,
+            Configuration::Korat(_) => Engine::Korat,
+            Configuration::Random(_) => Engine::Random,
+            Configuration::Compare(_) => Engine::Compare,
+        }
+    }
+
+    /// The random seed, for engines that use one.
+    pub fn seed(&self) -> Option<u64> {
+        match self {
+            Configuration::Random(config) => Some(config.seed),
+            _ => None,
+        }
+    }
 }
 
 /// What was run: the first event of every stream.
@@ -113,8 +121,28 @@ pub struct RunStarted {
 }
 
 impl RunStarted {
+    /// The start of a run of `subject` with `configuration`: its schema,
+    /// engine, seed and run id follow from them. The API, fields and
+    /// contracts are left for the engine that has them.
+    pub fn new(subject: &str, type_name: String, configuration: Configuration, command: Option<String>) -> Self {
+        let (engine, seed) = (configuration.engine(), configuration.seed());
+        RunStarted {
+            schema: SCHEMA_VERSION,
+            run: Self::run_id(engine, subject, &configuration, seed),
+            engine,
+            subject: subject.to_owned(),
+            type_name,
+            configuration,
+            seed,
+            command,
+            operations: Vec::new(),
+            fields: Vec::new(),
+            contracts: Vec::new(),
+        }
+    }
+
     /// The run id of a job: a hash of what determines its outputs.
-    pub fn run_id(engine: Engine, subject: &str, configuration: &Configuration, seed: Option<u64>) -> String {
+    fn run_id(engine: Engine, subject: &str, configuration: &Configuration, seed: Option<u64>) -> String {
         let key = serde_json::to_string(&(SCHEMA_VERSION, engine, subject, configuration, seed))
             .expect("configurations serialize");
         format!("{:016x}", xxhash_rust::xxh3::xxh3_64(key.as_bytes()))
@@ -127,7 +155,7 @@ pub struct Fingerprint(pub u128);
 
 impl serde::Serialize for Fingerprint {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&format!("{:032x}", self.0))
+        s.collect_str(&format_args!("{:032x}", self.0))
     }
 }
 

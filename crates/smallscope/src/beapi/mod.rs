@@ -49,7 +49,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::api::Subject;
-use crate::events::{Configuration, Engine, Event, Note, RunStarted, Sink, SCHEMA_VERSION};
+use crate::events::{Configuration, Event, Note, RunStarted, Sink};
 use crate::runner::{Job, Killed, Observer, RunError, Start, DEFAULT_CALL_TIMEOUT};
 use crate::ConfigError;
 use engine::{Context, Search};
@@ -218,17 +218,8 @@ impl<T: Subject> Job for BeapiJob<T> {
         let started = (resumed.is_none()).then(|| {
             let configuration = Configuration::Beapi(config.clone());
             RunStarted {
-                schema: SCHEMA_VERSION,
-                run: RunStarted::run_id(Engine::Beapi, &self.name, &configuration, None),
-                engine: Engine::Beapi,
-                subject: self.name.clone(),
-                type_name: std::any::type_name::<T>().to_owned(),
-                configuration,
-                seed: None,
-                command: command.clone(),
                 operations: T::operations().iter().map(|op| op.info()).collect(),
-                fields: Vec::new(),
-                contracts: Vec::new(),
+                ..RunStarted::new(&self.name, std::any::type_name::<T>().to_owned(), configuration, command.clone())
             }
         });
         let cx = Context { run: 0, killed: start.killed, stop: Some(start.stop), out, replay: command };

@@ -9,8 +9,8 @@ use super::search::{CandidateFailure, Invariants, PartedSearch, SearchOptions};
 use super::space::{SlotDomain, Space};
 use super::NULL_VALUE;
 use crate::events::{
-    Configuration, Counts, Engine, Event, Failure, FailureKind, Fold, Input, Progress, Rebuild, RunFinished,
-    RunStarted, Sink, Stop, StructureFound, Witness, SCHEMA_VERSION,
+    Configuration, Counts, Event, Failure, FailureKind, Fold, Input, Progress, Rebuild, RunFinished, RunStarted, Sink,
+    Stop, StructureFound, Witness,
 };
 use crate::runner::{Job, Start};
 use crate::ConfigError;
@@ -194,18 +194,10 @@ impl Job for KoratJob {
             }
             None => {
                 let configuration = Configuration::Korat(self.settings.clone());
+                let type_name = self.space.classes.first().map_or(String::new(), |c| c.name.to_owned());
                 out.event(Event::RunStarted(RunStarted {
-                    schema: SCHEMA_VERSION,
-                    run: RunStarted::run_id(Engine::Korat, &self.name, &configuration, None),
-                    engine: Engine::Korat,
-                    subject: self.name.clone(),
-                    type_name: self.space.classes.first().map_or(String::new(), |c| c.name.to_owned()),
-                    configuration,
-                    seed: None,
-                    command: self.command.clone(),
-                    operations: Vec::new(),
                     fields: (0..self.space.slots.len()).map(|slot| self.space.slot_name(slot)).collect(),
-                    contracts: Vec::new(),
+                    ..RunStarted::new(&self.name, type_name, configuration, self.command.clone())
                 }));
             }
         }

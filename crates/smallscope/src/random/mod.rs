@@ -68,7 +68,7 @@ use std::time::Duration;
 use regex::Regex;
 
 use crate::api::{Operation, StdTraits, Subject};
-use crate::events::{Configuration, Engine, Event, Note, RunFinished, RunStarted, Shrink, Sink, Stop, SCHEMA_VERSION};
+use crate::events::{Configuration, Event, Note, RunFinished, RunStarted, Shrink, Sink, Stop};
 use crate::runner::{Job, Observer, RunError, Start, DEFAULT_CALL_TIMEOUT};
 use crate::ConfigError;
 use execute::Executor;
@@ -214,18 +214,11 @@ impl<T: Subject + StdTraits> Job for RandomJob<T> {
             }
             None => {
                 let configuration = Configuration::Random(config.clone());
+                let type_name = std::any::type_name::<T>().to_owned();
                 generator.emit(Event::RunStarted(RunStarted {
-                    schema: SCHEMA_VERSION,
-                    run: RunStarted::run_id(Engine::Random, &self.name, &configuration, Some(config.seed)),
-                    engine: Engine::Random,
-                    subject: self.name.clone(),
-                    type_name: std::any::type_name::<T>().to_owned(),
-                    configuration,
-                    seed: Some(config.seed),
-                    command: self.command.clone(),
                     operations: generator.infos.clone(),
-                    fields: Vec::new(),
                     contracts: self.contracts.iter().map(|c| c.name().to_owned()).collect(),
+                    ..RunStarted::new(&self.name, type_name, configuration, self.command.clone())
                 }));
             }
         }
