@@ -247,23 +247,15 @@ fn classify(
     limit: Option<u64>,
     flight: &Flight,
 ) -> Next {
-    let slots = flight.claimed();
-    let marked = slots.iter().find(|s| s.mark != 0);
+    let marked = flight.claimed().into_iter().find(|s| s.mark != 0);
     let out_of_memory = killed_for_memory
-        || marked.is_some_and(|s| s.mark == MARK_OUT_OF_MEMORY)
+        || marked.as_ref().is_some_and(|s| s.mark == MARK_OUT_OF_MEMORY)
         || tail.contains("memory allocation of");
     let culprit = marked.map(|s| s.slot);
     if out_of_memory {
         let megabytes = limit.map_or(0, |l| l >> 20);
         // The thread whose allocation passed the limit, or the one in user code.
-        let slot = marked.or_else(|| {
-            let mut in_code = slots.iter().filter(|s| s.in_user_code);
-            match (in_code.next(), in_code.next()) {
-                (Some(only), None) => Some(only),
-                _ => None,
-            }
-        });
-        let Some(slot) = slot.filter(|s| s.in_user_code) else {
+        let Some(slot) = flight.blamed(culprit) else {
             // The run's own memory reached the limit: it ends with what it has.
             return Next::Ended(Stop::MemoryLimit);
         };

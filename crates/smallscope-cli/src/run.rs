@@ -82,10 +82,12 @@ pub fn run<F: Fold + Clone + Send + 'static>(
     let interrupts = Interrupts::install()?;
     let console = Console::new();
     let mut supervisor = Supervisor::<F>::new(options.call_timeout);
+    // A worker reads the journal from the staging folder.
+    supervisor.journal = (!options.isolation).then(Vec::new);
     if let Some((fold, journal)) = staging.load::<F>()? {
         console.line(&format!("resuming the run kept in {}", staging.dir().display()));
         supervisor.fold = fold;
-        supervisor.journal = journal;
+        supervisor.journal = supervisor.journal.map(|_| journal);
         supervisor.committed = true;
     }
     let dir = staging.dir().to_owned();
@@ -135,12 +137,13 @@ pub fn run<F: Fold + Clone + Send + 'static>(
         true => Some(worker_peak.load(Ordering::Relaxed)).filter(|&bytes| bytes > 0),
         false => crate::memory::peak_memory_bytes(),
     };
+    let restarts = supervisor.restarts();
     Ok(Finished {
         fold: supervisor.fold,
         stopped,
         signal: interrupts.signal(),
         trouble,
-        restarts: supervisor.restarts,
+        restarts,
         peak_memory,
         staging,
     })

@@ -560,9 +560,9 @@ impl<'a, T: Subject> Search<'a, T> {
         match memory::pressure(before) {
             Pressure::Fine => {}
             Pressure::Stop => self.stop = Some(Stop::MemoryLimit),
-            Pressure::Culprit { kept, limit } => {
+            Pressure::Culprit { kept } => {
                 let failure =
-                    self.failure(FailureKind::OutOfMemory, During::Call, call.op, memory::culprit_message(kept, limit));
+                    self.failure(FailureKind::OutOfMemory, During::Call, call.op, memory::culprit_message(kept));
                 let input = self.call_input(call, None);
                 self.file(failure, input);
                 self.stop = Some(Stop::MemoryLimit);

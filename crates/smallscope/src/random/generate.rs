@@ -541,8 +541,8 @@ impl<'a, T: Heap> Generator<'a, T> {
         match memory::pressure(before) {
             Pressure::Fine => {}
             Pressure::Stop => self.halt = Some(Stop::MemoryLimit),
-            Pressure::Culprit { kept, limit } => {
-                let message = memory::culprit_message(kept, limit);
+            Pressure::Culprit { kept } => {
+                let message = memory::culprit_message(kept);
                 let broken = Broken::of_call(FailureKind::OutOfMemory, During::Call, op, message, None);
                 self.counts.failing += 1;
                 self.file_program(broken, seq.flatten());

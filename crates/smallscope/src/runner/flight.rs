@@ -134,6 +134,7 @@ impl Flight {
             let layout = std::alloc::Layout::array::<AtomicU64>(len).expect("a flight fits in memory");
             // SAFETY: zeroed memory is a valid `AtomicU64`, and the layout is
             // that of a `[AtomicU64]` of `len` elements, as `Box` frees it.
+            // (`Box::new_zeroed_slice` would need Rust 1.92.)
             unsafe {
                 let ptr = std::alloc::alloc_zeroed(layout).cast::<AtomicU64>();
                 if ptr.is_null() {
@@ -235,6 +236,23 @@ impl Flight {
     pub fn claimed(&self) -> Vec<InFlight> {
         (0..self.slots).map(|s| self.snapshot(s)).filter(|s| s.claimed).collect()
     }
+
+    /// The slot a death is blamed on: `culprit`, else the one thread in user
+    /// code; `None` when that slot is not in user code (or there is no one
+    /// such thread).
+    pub fn blamed(&self, culprit: Option<usize>) -> Option<InFlight> {
+        let slot = match culprit {
+            Some(slot) => Some(self.snapshot(slot)),
+            None => {
+                let mut in_code = self.claimed().into_iter().filter(|s| s.in_user_code);
+                match (in_code.next(), in_code.next()) {
+                    (Some(only), None) => Some(only),
+                    _ => None,
+                }
+            }
+        };
+        slot.filter(|s| s.in_user_code)
+    }
 }
 
 thread_local! {
@@ -299,7 +317,10 @@ pub(crate) fn enter(code: UserCode) -> u64 {
     with_slot(|words| {
         words[SERIAL].store(words[SERIAL].load(Relaxed).wrapping_add(1), Relaxed);
         words[ALLOCATED].store(super::memory::allocated(), Relaxed);
-        words[STATE].swap(code.state(), Relaxed)
+        // Only this thread writes its claimed slot's state: no swap needed.
+        let previous = words[STATE].load(Relaxed);
+        words[STATE].store(code.state(), Relaxed);
+        previous
     })
     .unwrap_or(0)
 }
@@ -311,15 +332,6 @@ pub(crate) fn exit(previous: u64) {
 }
 
 /// Whether the current thread is in user code (for the allocator's limit).
-pub fn in_user_code() -> bool {
-    with_slot(|words| words[STATE].load(Relaxed) & IN_USER_CODE != 0).unwrap_or(false)
-}
-
-/// Bytes allocated when the current user code was entered.
-pub fn allocated_at_entry() -> u64 {
-    with_slot(|words| words[ALLOCATED].load(Relaxed)).unwrap_or(0)
-}
-
 /// Marks the current thread as the one that brought the process down;
 /// the first mark stays. Async-signal-safe: one thread-local read and an
 /// atomic exchange.

@@ -42,7 +42,7 @@ pub enum Pressure {
     /// Past the soft limit: stop, keeping what was found.
     Stop,
     /// Past the soft limit, and this input kept much of it: a failure.
-    Culprit { kept: u64, limit: u64 },
+    Culprit { kept: u64 },
 }
 
 /// Whether memory allows another input (see [`Pressure`]).
@@ -58,14 +58,14 @@ pub fn pressure(before: u64) -> Pressure {
     }
     let kept = now.saturating_sub(before);
     if kept as f64 >= limit as f64 * CULPRIT_SHARE {
-        Pressure::Culprit { kept, limit }
+        Pressure::Culprit { kept }
     } else {
         Pressure::Stop
     }
 }
 
 /// The message of an input that kept too much memory.
-pub fn culprit_message(kept: u64, _limit: u64) -> String {
+pub fn culprit_message(kept: u64) -> String {
     format!(
         "memory reached {:.0}% of the limit, and this input kept {} KiB of it: memory grows with each call (a leak?)",
         SOFT_SHARE * 100.0,

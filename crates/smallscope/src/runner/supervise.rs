@@ -174,28 +174,32 @@ pub type Launch<'a, F> = dyn FnMut(&Supervisor<F>) -> Result<Box<dyn Attempt>, R
 pub struct Supervisor<F> {
     /// The committed events, folded.
     pub fold: F,
-    /// The committed journal.
-    pub journal: Vec<u8>,
+    /// The committed journal, kept for attempts that are handed it (in-thread
+    /// ones); `None` when attempts read it from elsewhere.
+    pub journal: Option<Vec<u8>>,
     /// Whether anything was committed (so an attempt resumes).
     pub committed: bool,
     pub killed: Vec<Killed>,
     /// `None`: calls may run forever.
     pub call_timeout: Option<Duration>,
     pub max_restarts: u32,
-    pub restarts: u32,
 }
 
 impl<F: Fold> Supervisor<F> {
     pub fn new(call_timeout: Option<Duration>) -> Self {
         Supervisor {
             fold: F::default(),
-            journal: Vec::new(),
+            journal: Some(Vec::new()),
             committed: false,
             killed: Vec::new(),
             call_timeout,
             max_restarts: 1000,
-            restarts: 0,
         }
+    }
+
+    /// Restarts so far: one per input that killed an attempt.
+    pub fn restarts(&self) -> u32 {
+        self.killed.len() as u32
     }
 
     /// Starts `launch`ed attempts until one finishes.
@@ -223,7 +227,9 @@ impl<F: Fold> Supervisor<F> {
                     Next::Batch(batch) => {
                         observer.batch(&batch);
                         self.committed = true;
-                        self.journal.extend_from_slice(&batch.journal);
+                        if let Some(journal) = &mut self.journal {
+                            journal.extend_from_slice(&batch.journal);
+                        }
                         for event in batch.events {
                             self.fold.apply(event);
                         }
@@ -250,8 +256,7 @@ impl<F: Fold> Supervisor<F> {
             }
             observer.killed(&killed);
             self.killed.push(killed);
-            self.restarts += 1;
-            if self.restarts > self.max_restarts {
+            if self.restarts() > self.max_restarts {
                 return Err(RunError::TooManyRestarts(self.max_restarts));
             }
         }
@@ -260,18 +265,7 @@ impl<F: Fold> Supervisor<F> {
     /// The input a death is blamed on: the culprit's, or the one thread in
     /// user code.
     fn blame(&self, flight: &Flight, death: Death) -> Result<Killed, RunError> {
-        let claimed = flight.claimed();
-        let slot = match death.culprit {
-            Some(slot) => Some(flight.snapshot(slot)),
-            None => {
-                let mut in_code = claimed.into_iter().filter(|s| s.in_user_code);
-                match (in_code.next(), in_code.next()) {
-                    (Some(only), None) => Some(only),
-                    _ => None,
-                }
-            }
-        };
-        let Some(slot) = slot.filter(|s| s.in_user_code) else {
+        let Some(slot) = flight.blamed(death.culprit) else {
             return Err(RunError::OutsideUserCode(format!("{}: {}", death.kind, death.message)));
         };
         if let Some(before) = Killed::at(&self.killed, slot.address) {

@@ -67,7 +67,7 @@ impl ThreadAttempt {
         let flight = Flight::in_memory(1 + threads, super::flight::SLOT_WORDS);
         let stop = StopFlag::new();
         let resume = supervisor.committed.then(|| supervisor.fold.clone());
-        let journal = supervisor.journal.clone();
+        let journal = supervisor.journal.clone().unwrap_or_default();
         let killed = supervisor.killed.clone();
         let (thread_flight, thread_stop) = (flight.clone(), stop.clone());
         let thread = std::thread::Builder::new()
