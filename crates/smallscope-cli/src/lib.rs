@@ -44,7 +44,7 @@ mod run;
 mod signals;
 mod staging;
 mod summary;
-pub mod worker;
+mod worker;
 
 pub use summary::{BeapiSummary, CompareSummary, KoratSummary, RandomSummary, RunFacts};
 

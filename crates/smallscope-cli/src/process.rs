@@ -12,13 +12,13 @@ use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use smallscope::emit::write_atomically;
-use smallscope::events::{read_ndjson, FailureKind, Stop};
+use smallscope::events::{FailureKind, Stop};
 use smallscope::runner::flight::{MARK_OUT_OF_MEMORY, SLOT_WORDS};
 use smallscope::runner::{Attempt, Batch, Death, Flight, Killed, Next, RunError};
 use smallscope::ConfigError;
 
 use crate::progress::Console;
-use crate::staging::{FLIGHT, KILLED};
+use crate::staging::{map_flight, FLIGHT, KILLED};
 use crate::worker::{FLIGHT_SLOTS, FRAME_EVENTS, FRAME_FINISHED, FRAME_JOURNAL, MEMORY_LIMIT, WORKER_DIR};
 
 /// What the pipe carries, read by a thread of its own.
@@ -74,16 +74,7 @@ impl ProcessAttempt {
         let _ = std::fs::remove_file(&path);
         let file = std::fs::OpenOptions::new().read(true).write(true).create_new(true).open(&path).map_err(launch)?;
         file.set_len((FLIGHT_SLOTS * SLOT_WORDS * 8) as u64).map_err(launch)?;
-        // SAFETY: a file of this run's own, never truncated while mapped,
-        // accessed through atomics only.
-        let map = unsafe { memmap2::MmapMut::map_mut(&file) }.map_err(launch)?;
-        let words = map.len() / 8;
-        // SAFETY: the mapping is page-aligned and `AtomicU64` has the size and
-        // alignment of `u64`; the flight owns the mapping.
-        let flight = unsafe {
-            let slice = std::slice::from_raw_parts(map.as_ptr().cast::<AtomicU64>(), words);
-            Flight::mapped_by(slice, Box::new(map))
-        };
+        let flight = map_flight(&file).map_err(launch)?;
         let exe = std::env::current_exe().map_err(launch)?;
         let mut command = Command::new(exe);
         command.args(args).env(WORKER_DIR, dir).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
@@ -342,12 +333,9 @@ fn read_frames(mut pipe: impl Read, structures: bool, sender: &mpsc::Sender<Fram
 /// The events of a commit's NDJSON, structure events left out unless asked for.
 fn parse_events(ndjson: &[u8], structures: bool) -> Result<Vec<smallscope::events::Event>, String> {
     const STRUCTURE: &[u8] = b"{\"event\":\"structure\"";
-    if structures {
-        return read_ndjson(ndjson).collect();
-    }
     ndjson
         .split(|&b| b == b'\n')
-        .filter(|line| !line.is_empty() && !line.starts_with(STRUCTURE))
+        .filter(|line| !line.is_empty() && (structures || !line.starts_with(STRUCTURE)))
         .map(|line| serde_json::from_slice(line).map_err(|e| e.to_string()))
         .collect()
 }

@@ -45,12 +45,6 @@ impl Console {
     }
 }
 
-impl Default for Console {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 /// The observer of a supervised run on the command line: it stages each
 /// commit, shows progress and failures, and turns Ctrl-C into a stop.
 pub struct Watch<'a> {

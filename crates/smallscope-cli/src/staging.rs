@@ -19,12 +19,14 @@
 use std::fs::File;
 use std::io::{BufReader, Read, Seek, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use smallscope::emit::write_atomically;
 use smallscope::events::{read_ndjson, write_ndjson, Fold};
-use smallscope::runner::Batch;
+use smallscope::runner::{Batch, Flight};
 
 use crate::BadInput;
 
@@ -258,4 +260,18 @@ pub fn write_outputs(out: &Path, files: &[(String, Vec<u8>)], summary: &[u8]) ->
     }
     let path = out.join(SUMMARY);
     write_atomically(&path, summary).with_context(|| format!("writing {}", path.display()))
+}
+
+/// Maps the flight recorder `file`, which a worker and its supervisor share.
+pub fn map_flight(file: &File) -> std::io::Result<Arc<Flight>> {
+    // SAFETY: a file of this run's own, never truncated while mapped, and
+    // accessed through atomics only.
+    let map = unsafe { memmap2::MmapMut::map_mut(file) }?;
+    let words = map.len() / 8;
+    // SAFETY: the mapping is page-aligned and `AtomicU64` has the size and
+    // alignment of `u64`; the flight owns the mapping.
+    Ok(unsafe {
+        let slice = std::slice::from_raw_parts(map.as_ptr().cast::<AtomicU64>(), words);
+        Flight::mapped_by(slice, Box::new(map))
+    })
 }

@@ -553,7 +553,7 @@ pub trait Fold: Default {
 }
 
 /// Writes one event as a line of NDJSON.
-pub fn write_ndjson(event: &Event, out: &mut dyn Write) -> std::io::Result<()> {
+pub fn write_ndjson<W: Write + ?Sized>(event: &Event, out: &mut W) -> std::io::Result<()> {
     serde_json::to_writer(&mut *out, event)?;
     out.write_all(b"\n")
 }

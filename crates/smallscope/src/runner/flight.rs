@@ -7,7 +7,7 @@
 //! the call's duration. These are a few relaxed stores per call, cheap enough
 //! for the hot loop. When a call never returns, the watchdog sees the slot's
 //! serial number stand still; when the process dies, the supervisor maps the
-//! same memory (a file, see [`Flight::mapped`]) and reads which input it was.
+//! same memory (a file, see [`Flight::mapped_by`]) and reads which input it was.
 //!
 //! Korat's read log lives in the slot too ([`ReadLog`]), so the fields a
 //! crashed `rep_ok` read survive it.
@@ -91,7 +91,7 @@ enum Memory {
     /// Shared with another process, in memory `_owner` keeps mapped.
     Mapped {
         words: &'static [AtomicU64],
-        _owner: Option<Box<dyn std::any::Any + Send + Sync>>,
+        _owner: Box<dyn std::any::Any + Send + Sync>,
     },
 }
 
@@ -146,13 +146,6 @@ impl Flight {
         Arc::new(Flight { words: Memory::Owned(words), slots })
     }
 
-    /// A flight over memory shared with another process (a mapped file of
-    /// `slots * SLOT_WORDS` words) that lives as long as the process.
-    pub fn mapped(words: &'static [AtomicU64]) -> Arc<Flight> {
-        let slots = words.len() / SLOT_WORDS;
-        Arc::new(Flight { words: Memory::Mapped { words, _owner: None }, slots })
-    }
-
     /// A flight over `words`, which `owner` (a mapping) keeps valid as long
     /// as the flight lives.
     ///
@@ -164,7 +157,7 @@ impl Flight {
         // SAFETY: the caller promises `owner` keeps `words` valid; the
         // flight holds `owner` as long as it holds `words`.
         let words: &'static [AtomicU64] = unsafe { std::mem::transmute::<&[AtomicU64], _>(words) };
-        Arc::new(Flight { words: Memory::Mapped { words, _owner: Some(owner) }, slots })
+        Arc::new(Flight { words: Memory::Mapped { words, _owner: owner }, slots })
     }
 
     pub fn slots(&self) -> usize {

@@ -33,4 +33,4 @@ pub use supervise::{
     Attempt, Batch, Control, Death, Ending, Job, Launch, Next, Observer, RunError, Start, StopFlag, Supervisor,
     DEFAULT_CALL_TIMEOUT,
 };
-pub use thread::{run_in_thread, thread_attempt, USER_CODE_STACK};
+pub use thread::{run_in_thread, spawn_engine, thread_attempt, EngineMessage, Resumption, USER_CODE_STACK};

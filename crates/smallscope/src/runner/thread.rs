@@ -11,6 +11,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::flight::Flight;
+use super::killed::Killed;
 use super::supervise::{Attempt, Batch, Job, Next, Observer, RunError, Start, StopFlag, Supervisor};
 use crate::events::{Event, Fold, Sink};
 use crate::ConfigError;
@@ -44,13 +45,46 @@ pub fn thread_attempt<F: Fold + Clone + Send + 'static>(
 /// a long list) should not end the run.
 pub const USER_CODE_STACK: usize = 256 << 20;
 
-enum Message {
+/// What an engine thread sends: each commit, then the job's result.
+pub enum EngineMessage {
     Batch(Batch),
     Finished(Result<(), ConfigError>),
 }
 
+/// Where an engine thread starts: what was committed before it, and the
+/// inputs that killed the attempts before it.
+pub struct Resumption<F> {
+    pub fold: Option<F>,
+    pub journal: Vec<u8>,
+    pub killed: Vec<Killed>,
+}
+
+/// Runs `job` on a new thread of `stack` bytes, bound to `flight`: its
+/// commits and then its result come out of the receiver. When the thread
+/// ends without a result, the job panicked (joining the handle tells).
+pub fn spawn_engine<F: Fold + Clone + Send + 'static>(
+    job: Arc<dyn Job<Fold = F>>,
+    from: Resumption<F>,
+    flight: Arc<Flight>,
+    stop: StopFlag,
+    stack: usize,
+) -> std::io::Result<(mpsc::Receiver<EngineMessage>, std::thread::JoinHandle<()>)> {
+    let (sender, receiver) = mpsc::channel();
+    let thread = std::thread::Builder::new().name("smallscope-engine".into()).stack_size(stack).spawn(move || {
+        let _binding = flight.bind();
+        let mut sink = ChannelSink { sender, pending: Batch::default() };
+        let start = Start { resume: from.fold.as_ref(), journal: &from.journal, killed: &from.killed, stop: &stop };
+        let result = job.run(start, &mut sink);
+        if result.is_ok() {
+            sink.commit(&[]);
+        }
+        let _ = sink.sender.send(EngineMessage::Finished(result));
+    })?;
+    Ok((receiver, thread))
+}
+
 struct ThreadAttempt {
-    receiver: mpsc::Receiver<Message>,
+    receiver: mpsc::Receiver<EngineMessage>,
     flight: Arc<Flight>,
     stop: StopFlag,
     thread: Option<std::thread::JoinHandle<()>>,
@@ -61,28 +95,16 @@ impl ThreadAttempt {
         job: Arc<dyn Job<Fold = F>>,
         supervisor: &Supervisor<F>,
     ) -> Result<Self, RunError> {
-        let (sender, receiver) = mpsc::channel();
         // A slot for the engine's thread and for each thread it may start.
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         let flight = Flight::in_memory(1 + threads, super::flight::SLOT_WORDS);
         let stop = StopFlag::new();
-        let resume = supervisor.committed.then(|| supervisor.fold.clone());
-        let journal = supervisor.journal.clone().unwrap_or_default();
-        let killed = supervisor.killed.clone();
-        let (thread_flight, thread_stop) = (flight.clone(), stop.clone());
-        let thread = std::thread::Builder::new()
-            .name("smallscope-engine".into())
-            .stack_size(USER_CODE_STACK)
-            .spawn(move || {
-                let _binding = thread_flight.bind();
-                let mut sink = ChannelSink { sender, pending: Batch::default() };
-                let start = Start { resume: resume.as_ref(), journal: &journal, killed: &killed, stop: &thread_stop };
-                let result = job.run(start, &mut sink);
-                if result.is_ok() {
-                    sink.commit(&[]);
-                }
-                let _ = sink.sender.send(Message::Finished(result));
-            })
+        let from = Resumption {
+            fold: supervisor.committed.then(|| supervisor.fold.clone()),
+            journal: supervisor.journal.clone().unwrap_or_default(),
+            killed: supervisor.killed.clone(),
+        };
+        let (receiver, thread) = spawn_engine(job, from, flight.clone(), stop.clone(), USER_CODE_STACK)
             .map_err(|e| RunError::Launch(e.to_string()))?;
         Ok(ThreadAttempt { receiver, flight, stop, thread: Some(thread) })
     }
@@ -91,8 +113,8 @@ impl ThreadAttempt {
 impl Attempt for ThreadAttempt {
     fn next(&mut self, wait: Duration) -> Next {
         match self.receiver.recv_timeout(wait) {
-            Ok(Message::Batch(batch)) => Next::Batch(batch),
-            Ok(Message::Finished(result)) => {
+            Ok(EngineMessage::Batch(batch)) => Next::Batch(batch),
+            Ok(EngineMessage::Finished(result)) => {
                 if let Some(thread) = self.thread.take() {
                     let _ = thread.join();
                 }
@@ -126,7 +148,7 @@ impl Attempt for ThreadAttempt {
 
 /// Sends each commit's events to the supervising thread.
 struct ChannelSink {
-    sender: mpsc::Sender<Message>,
+    sender: mpsc::Sender<EngineMessage>,
     pending: Batch,
 }
 
@@ -137,9 +159,9 @@ impl Sink for ChannelSink {
 
     fn commit(&mut self, journal: &[u8]) {
         let mut batch = std::mem::take(&mut self.pending);
-        batch.journal.extend_from_slice(journal);
+        batch.journal = journal.to_vec();
         if !batch.events.is_empty() || !batch.journal.is_empty() {
-            let _ = self.sender.send(Message::Batch(batch));
+            let _ = self.sender.send(EngineMessage::Batch(batch));
         }
     }
 }
