@@ -332,6 +332,25 @@ pub struct Failure {
 }
 
 impl Failure {
+    /// The first report of group `group`: one failing input, `witness`. The
+    /// engine fills in what else it knows.
+    pub fn new(group: u32, kind: FailureKind, during: During, message: String, witness: Witness) -> Self {
+        Failure {
+            group,
+            kind,
+            during,
+            operation: None,
+            contract: None,
+            message,
+            location: None,
+            count: 1,
+            witness,
+            replay: None,
+            shrink: None,
+            assertion: Vec::new(),
+        }
+    }
+
     /// Adds this report to `groups`: a new group, or a later report of a
     /// known one (a smaller witness), which replaces it.
     pub fn fold_into(self, groups: &mut Vec<Failure>) {
@@ -566,6 +585,51 @@ pub fn read_ndjson(input: impl BufRead) -> impl Iterator<Item = Result<Event, St
             serde_json::from_str(&line).map_err(|e| format!("line {}: {e}", number + 1))
         },
     )
+}
+
+/// Failing inputs as an engine counts them, in groups of one key each; a
+/// group's number is its place in the order the groups were opened.
+#[derive(Debug, Clone)]
+pub struct FailureGroups<K> {
+    groups: Vec<(K, u64)>,
+}
+
+impl<K> Default for FailureGroups<K> {
+    fn default() -> Self {
+        FailureGroups { groups: Vec::new() }
+    }
+}
+
+impl<K> FailureGroups<K> {
+    /// Counts one more input in the group `matches` picks; false if none
+    /// does (then [`open`](Self::open) one). Nothing is built for an input
+    /// of a known group.
+    pub fn count_in(&mut self, matches: impl Fn(&K) -> bool) -> bool {
+        match self.groups.iter_mut().find(|(key, _)| matches(key)) {
+            Some((_, count)) => {
+                *count += 1;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Opens a group of one input; its number.
+    pub fn open(&mut self, key: K) -> u32 {
+        self.groups.push((key, 1));
+        self.groups.len() as u32 - 1
+    }
+
+    /// Each group's count, in group order (as [`Progress::group_counts`]).
+    pub fn counts(&self) -> Vec<u64> {
+        self.groups.iter().map(|(_, count)| *count).collect()
+    }
+}
+
+impl<K> FromIterator<(K, u64)> for FailureGroups<K> {
+    fn from_iter<I: IntoIterator<Item = (K, u64)>>(groups: I) -> Self {
+        FailureGroups { groups: groups.into_iter().collect() }
+    }
 }
 
 #[cfg(test)]

@@ -14,8 +14,8 @@ use super::states::{StateKey, StateSet};
 use super::{BeapiConfig, BeapiReport, Resume};
 use crate::api::{Arg, Operation, OperationInfo, ParamKind, Returned, Subject};
 use crate::events::{
-    Counts, During, Event, Failure, FailureKind, Fingerprint, Input, LevelStats, Note, Progress, Rebuild, RunFinished,
-    Sink, Stop, StructureFound, Witness,
+    Counts, During, Event, Failure, FailureGroups, FailureKind, Fingerprint, Input, LevelStats, Note, Progress,
+    Rebuild, RunFinished, Sink, Stop, StructureFound, Witness,
 };
 use crate::heap::{Linearizer, ObjRef, ObjectId, Prim, Schema, Visitor};
 use crate::runner::memory::{self, Pressure};
@@ -51,16 +51,48 @@ struct GroupKey {
     location: Option<String>,
 }
 
+/// The operation a failure is grouped by: none for a panic outside `rep_ok`.
+fn grouping_operation(kind: FailureKind, during: During, operation: Option<&str>) -> Option<&str> {
+    operation.filter(|_| kind != FailureKind::Panic || during == During::RepOk)
+}
+
 impl GroupKey {
     fn of(failure: &Failure) -> Self {
-        let by_location = failure.kind == FailureKind::Panic && failure.during != During::RepOk;
         GroupKey {
             kind: failure.kind,
             during: failure.during,
-            operation: if by_location { None } else { failure.operation.clone() },
+            operation: grouping_operation(failure.kind, failure.during, failure.operation.as_deref()).map(Into::into),
             message: failure.message.clone(),
             location: failure.location.clone(),
         }
+    }
+
+    fn matches(&self, found: &Found, operation: Option<&str>) -> bool {
+        self.kind == found.kind
+            && self.during == found.during
+            && self.operation.as_deref() == operation
+            && self.message == found.message
+            && self.location == found.location
+    }
+}
+
+/// A failing input, before it is known whether it opens a group.
+struct Found {
+    kind: FailureKind,
+    during: During,
+    /// The operation whose call it was, or whose call left the value.
+    op: Option<usize>,
+    message: String,
+    location: Option<String>,
+}
+
+impl Found {
+    fn panic(during: During, op: Option<usize>, panic: crate::runner::PanicInfo) -> Self {
+        Found { kind: FailureKind::Panic, during, op, message: panic.message, location: panic.location }
+    }
+
+    fn killed(killed: &Killed, op: Option<usize>) -> Self {
+        Found { kind: killed.kind, during: killed.during, op, message: killed.message.clone(), location: None }
     }
 }
 
@@ -100,7 +132,7 @@ pub(super) struct Search<'a, T: Subject> {
     /// Whether `rep_ok` runs on every output, not only on new structures.
     check_every_output: bool,
     counts: Counts,
-    groups: Vec<(GroupKey, u64)>,
+    groups: FailureGroups<GroupKey>,
     level: u32,
     /// The structures the current level extends, and where its own begin.
     frontier: std::ops::Range<usize>,
@@ -120,7 +152,7 @@ pub(super) struct Search<'a, T: Subject> {
     /// A new failure group waits for the commit after its execution.
     commit_due: bool,
     args: Vec<Arg<T>>,
-    keys: Vec<(StateKey, u128)>,
+    keys: Vec<StateKey>,
 }
 
 impl<'a, T: Subject> Search<'a, T> {
@@ -175,7 +207,7 @@ impl<'a, T: Subject> Search<'a, T> {
             keeps_all_objects,
             check_every_output,
             counts: Counts::default(),
-            groups: Vec::new(),
+            groups: FailureGroups::default(),
             level: 1,
             frontier: 0..0,
             level_start: 0,
@@ -221,7 +253,7 @@ impl<'a, T: Subject> Search<'a, T> {
                     .as_ref()
                     .ok_or_else(|| ConfigError::Invalid(format!("resuming: structure {index} could not be rebuilt")))?;
                 let tokens = self.lin.linearize(value).map_err(|e| ConfigError::Invalid(e.to_string()))?;
-                let key = self.states.key(tokens).0;
+                let key = self.states.key(tokens);
                 self.states.insert(key);
             }
             match value {
@@ -322,7 +354,7 @@ impl<'a, T: Subject> Search<'a, T> {
                 self.forget_or_drop(value, index as u64);
             }
         }
-        let group_counts = self.groups.iter().map(|(_, count)| *count).collect();
+        let group_counts = self.groups.counts();
         self.cx.out.event(Event::RunFinished(RunFinished {
             stop,
             seconds: self.seconds(),
@@ -350,7 +382,7 @@ impl<'a, T: Subject> Search<'a, T> {
         self.cx.out.event(Event::Progress(Progress {
             seconds: self.seconds(),
             counts: self.counts.clone(),
-            group_counts: self.groups.iter().map(|(_, count)| *count).collect(),
+            group_counts: self.groups.counts(),
             resume: crate::events::Resume::Beapi(resume),
         }));
         self.cx.out.commit(&[]);
@@ -468,9 +500,8 @@ impl<'a, T: Subject> Search<'a, T> {
                     }
                     Ok(None) => self.source = Source::Replay,
                     Err(Outcome::Panicked(panic) | Outcome::AssumeFailed(panic)) => {
-                        let failure = self.failure(FailureKind::Panic, During::Clone, call.op, panic.message);
-                        let failure = Failure { location: panic.location, ..failure };
-                        self.file(failure, Input::Structure { index: u64::from(index) });
+                        let found = Found::panic(During::Clone, Some(call.op), panic);
+                        self.file(found, &|_| Input::Structure { index: u64::from(index) });
                         self.use_replay(clone_failed_note::<T>("panicked"));
                     }
                 }
@@ -516,7 +547,7 @@ impl<'a, T: Subject> Search<'a, T> {
         flight::position(address);
         if let Some(killed) = Killed::at(self.cx.killed, address).filter(|k| k.during == During::Drop).cloned() {
             std::mem::forget(value);
-            self.file_killed(&killed, Input::Structure { index }, None);
+            self.file(Found::killed(&killed, None), &|_| Input::Structure { index });
             return;
         }
         self.discard(value, None, &|_| Input::Structure { index });
@@ -534,13 +565,7 @@ impl<'a, T: Subject> Search<'a, T> {
         if let Err(Outcome::Panicked(panic) | Outcome::AssumeFailed(panic)) =
             drop_captured(UserCode::new(During::Drop, op.unwrap_or(0) as u16), value)
         {
-            let failure = Failure {
-                operation: op.map(|op| self.ops[op].name.to_owned()),
-                location: panic.location,
-                ..self.bare_failure(FailureKind::Panic, During::Drop, panic.message)
-            };
-            let input = input(self);
-            self.file(failure, input);
+            self.file(Found::panic(During::Drop, op, panic), input);
         }
     }
 
@@ -561,10 +586,14 @@ impl<'a, T: Subject> Search<'a, T> {
             Pressure::Fine => {}
             Pressure::Stop => self.stop = Some(Stop::MemoryLimit),
             Pressure::Culprit { kept } => {
-                let failure =
-                    self.failure(FailureKind::OutOfMemory, During::Call, call.op, memory::culprit_message(kept));
-                let input = self.call_input(call, None);
-                self.file(failure, input);
+                let found = Found {
+                    kind: FailureKind::OutOfMemory,
+                    during: During::Call,
+                    op: Some(call.op),
+                    message: memory::culprit_message(kept),
+                    location: None,
+                };
+                self.file(found, &|s| s.call_input(call, None));
                 self.stop = Some(Stop::MemoryLimit);
             }
         }
@@ -577,16 +606,14 @@ impl<'a, T: Subject> Search<'a, T> {
                 self.leak = true;
                 self.run_execution(call);
                 self.leak = false;
-                let input = self.call_input(call, None);
-                self.file_killed(&killed, input, Some(call.op));
+                self.file(Found::killed(&killed, Some(call.op)), &|s| s.call_input(call, None));
             } else if killed.during == During::Clone {
                 let index = killed.address.detail.saturating_sub(1);
-                self.file_killed(&killed, Input::Structure { index }, Some(call.op));
+                self.file(Found::killed(&killed, Some(call.op)), &|_| Input::Structure { index });
                 self.use_replay(clone_failed_note::<T>(killed.kind.name()));
                 self.run_execution(call);
             } else {
-                let input = self.call_input(call, None);
-                self.file_killed(&killed, input, Some(call.op));
+                self.file(Found::killed(&killed, Some(call.op)), &|s| s.call_input(call, None));
             }
             return;
         }
@@ -646,10 +673,7 @@ impl<'a, T: Subject> Search<'a, T> {
                 if self.misuse.iter().any(|re| re.is_match(&panic.message)) {
                     self.counts.misuses += 1;
                 } else {
-                    let failure = self.failure(FailureKind::Panic, During::Call, op, panic.message);
-                    let failure = Failure { location: panic.location, ..failure };
-                    let input = self.call_input(call, None);
-                    self.file(failure, input);
+                    self.file(Found::panic(During::Call, Some(op), panic), &|s| s.call_input(call, None));
                 }
                 self.finish_call(call, args, None);
                 return;
@@ -708,34 +732,39 @@ impl<'a, T: Subject> Search<'a, T> {
     }
 
     /// Stores `value` if it is new (or state matching is off) and passes `rep_ok`.
-    fn consider(&mut self, call: &CallSite<'_>, output: Output, value: T, (key, print): (StateKey, u128)) {
+    fn consider(&mut self, call: &CallSite<'_>, output: Output, value: T, key: StateKey) {
         // A state is visited only once it passed `rep_ok`: a broken value must
         // not hide a valid one with the same canonical form (hidden fields),
         // and each sequence that makes a broken value is counted.
         let new = !self.states.contains(&key);
         if (new || self.check_every_output) && T::HAS_REP_OK {
             let failure = match run_captured(UserCode::new(During::RepOk, call.op as u16), || value.rep_ok()) {
-                Ok(Some(false)) => {
-                    Some(self.failure(FailureKind::RepOkFalse, During::RepOk, call.op, "rep_ok returned false".into()))
-                }
-                Err(Outcome::Panicked(panic) | Outcome::AssumeFailed(panic)) => Some(Failure {
-                    location: panic.location,
-                    ..self.failure(FailureKind::Panic, During::RepOk, call.op, panic.message)
+                Ok(Some(false)) => Some(Found {
+                    kind: FailureKind::RepOkFalse,
+                    during: During::RepOk,
+                    op: Some(call.op),
+                    message: "rep_ok returned false".into(),
+                    location: None,
                 }),
+                Err(Outcome::Panicked(panic) | Outcome::AssumeFailed(panic)) => {
+                    Some(Found::panic(During::RepOk, Some(call.op), panic))
+                }
                 Ok(_) => None,
             };
-            if let Some(failure) = failure {
-                let input = self.call_input(call, Some(output));
-                self.file(failure, input);
+            if let Some(found) = failure {
+                self.file(found, &|s| s.call_input(call, Some(output)));
                 self.discard(value, Some(call.op), &|s| s.call_input(call, Some(output)));
                 return;
             }
         }
-        if new {
-            self.states.insert(key);
-        } else if self.config.state_matching {
+        if !new && self.config.state_matching {
             self.discard(value, Some(call.op), &|s| s.call_input(call, Some(output)));
             return;
+        }
+        // Only for what is kept: with exact storage it is one more hash.
+        let print = key.fingerprint();
+        if new {
+            self.states.insert(key);
         }
         let canonical = if self.config.record_canonical { self.lin.text(&value).ok() } else { None };
         let step = Step { op: call.op as u16, args: self.step_args(call), output };
@@ -774,53 +803,33 @@ impl<'a, T: Subject> Search<'a, T> {
         Input::Call { level: self.level, op: call.op as u16, args: self.step_args(call), output }
     }
 
-    fn bare_failure(&self, kind: FailureKind, during: During, message: String) -> Failure {
-        Failure {
-            group: 0,
-            kind,
-            during,
-            operation: None,
-            contract: None,
-            message,
-            location: None,
-            count: 1,
-            witness: Witness { text: String::new(), calls: 0, input: Input::Structure { index: 0 } },
-            replay: None,
-            shrink: None,
-            assertion: Vec::new(),
-        }
-    }
-
-    fn failure(&self, kind: FailureKind, during: During, op: usize, message: String) -> Failure {
-        Failure { operation: Some(self.ops[op].name.to_owned()), ..self.bare_failure(kind, during, message) }
-    }
-
-    /// Reports an input an earlier attempt died on.
-    fn file_killed(&mut self, killed: &Killed, input: Input, op: Option<usize>) {
-        let failure = Failure {
-            operation: op.map(|op| self.ops[op].name.to_owned()),
-            ..self.bare_failure(killed.kind, killed.during, killed.message.clone())
-        };
-        self.file(failure, input);
-    }
-
     /// Counts a failing input in its group; a new group is reported at once,
-    /// with this input as its witness, and committed after its execution.
-    fn file(&mut self, mut failure: Failure, input: Input) {
+    /// with `input` as its witness, and committed after its execution.
+    fn file(&mut self, found: Found, input: &dyn Fn(&Self) -> Input) {
         if self.restoring {
             return;
         }
         self.counts.failing += 1;
-        let key = GroupKey::of(&failure);
-        if let Some((_, count)) = self.groups.iter_mut().find(|(k, _)| *k == key) {
-            *count += 1;
+        let operation = found.op.map(|op| self.ops[op].name);
+        let grouped_by = grouping_operation(found.kind, found.during, operation);
+        if self.groups.count_in(|key| key.matches(&found, grouped_by)) {
             return;
         }
-        failure.group = self.groups.len() as u32;
-        failure.witness = self.witness(input, failure.during);
-        failure.replay = self.cx.replay.clone();
-        self.groups.push((key, 1));
-        self.cx.out.event(Event::Failure(failure));
+        let key = GroupKey {
+            kind: found.kind,
+            during: found.during,
+            operation: grouped_by.map(Into::into),
+            message: found.message.clone(),
+            location: found.location.clone(),
+        };
+        let group = self.groups.open(key);
+        let witness = self.witness(input(self), found.during);
+        self.cx.out.event(Event::Failure(Failure {
+            operation: operation.map(Into::into),
+            location: found.location,
+            replay: self.cx.replay.clone(),
+            ..Failure::new(group, found.kind, found.during, found.message, witness)
+        }));
         self.commit_due = true;
     }
 

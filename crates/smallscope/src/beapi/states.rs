@@ -19,6 +19,16 @@ pub enum StateKey {
     Exact(Box<[Token]>),
 }
 
+impl StateKey {
+    /// The fingerprint of the canonical form: the key itself, or its hash.
+    pub fn fingerprint(&self) -> u128 {
+        match self {
+            StateKey::Fingerprint(print) => *print,
+            StateKey::Exact(tokens) => fingerprint(tokens),
+        }
+    }
+}
+
 impl StateSet {
     pub fn new(storage: StateStorage) -> Self {
         match storage {
@@ -27,12 +37,10 @@ impl StateSet {
         }
     }
 
-    /// The key of a canonical form, and its fingerprint.
-    pub fn key(&self, tokens: &[Token]) -> (StateKey, u128) {
-        let print = fingerprint(tokens);
+    pub fn key(&self, tokens: &[Token]) -> StateKey {
         match self {
-            StateSet::Fingerprints(_) => (StateKey::Fingerprint(print), print),
-            StateSet::Exact(_) => (StateKey::Exact(tokens.into()), print),
+            StateSet::Fingerprints(_) => StateKey::Fingerprint(fingerprint(tokens)),
+            StateSet::Exact(_) => StateKey::Exact(tokens.into()),
         }
     }
 

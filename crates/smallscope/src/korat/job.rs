@@ -9,8 +9,8 @@ use super::search::{CandidateFailure, Invariants, PartedSearch, SearchOptions};
 use super::space::{SlotDomain, Space};
 use super::NULL_VALUE;
 use crate::events::{
-    Configuration, Counts, Event, Failure, FailureKind, Fold, Input, Progress, Rebuild, RunFinished, RunStarted, Sink,
-    Stop, StructureFound, Witness,
+    Configuration, Counts, Event, Failure, FailureGroups, FailureKind, Fold, Input, Progress, Rebuild, RunFinished,
+    RunStarted, Sink, Stop, StructureFound, Witness,
 };
 use crate::runner::{Job, Start};
 use crate::ConfigError;
@@ -174,7 +174,7 @@ impl Job for KoratJob {
         let started = Instant::now();
         let resumed = start.resume.filter(|report| !report.run.is_empty());
         let mut counts = Counts::default();
-        let mut groups: Vec<(GroupKey, u64)> = Vec::new();
+        let mut groups: FailureGroups<GroupKey> = FailureGroups::default();
         let (mut parts_done, mut skip, mut seconds_before, mut structures) = (0, None, 0.0, 0u64);
         match resumed {
             Some(report) => {
@@ -252,7 +252,7 @@ impl Job for KoratJob {
             out.event(Event::Progress(Progress {
                 seconds: seconds(&started),
                 counts: counts.clone(),
-                group_counts: groups.iter().map(|(_, c)| *c).collect(),
+                group_counts: groups.counts(),
                 resume: crate::events::Resume::Korat(resume),
             }));
             out.commit(&[]);
@@ -263,7 +263,7 @@ impl Job for KoratJob {
             stop,
             seconds: seconds(&started),
             counts,
-            group_counts: groups.iter().map(|(_, c)| *c).collect(),
+            group_counts: groups.counts(),
         }));
         Ok(())
     }
@@ -271,26 +271,16 @@ impl Job for KoratJob {
 
 impl KoratJob {
     /// Counts a failing candidate in its group, reporting a new group.
-    fn file(&self, failure: CandidateFailure, groups: &mut Vec<(GroupKey, u64)>, out: &mut dyn Sink) {
-        let key = (failure.kind, failure.during, failure.message.clone(), failure.location.clone());
-        if let Some((_, count)) = groups.iter_mut().find(|(k, _)| *k == key) {
-            *count += 1;
+    fn file(&self, failure: CandidateFailure, groups: &mut FailureGroups<GroupKey>, out: &mut dyn Sink) {
+        let CandidateFailure { kind, during, message, location, values } = failure;
+        if groups.count_in(|(k, d, m, l)| (*k, *d) == (kind, during) && *m == message && *l == location) {
             return;
         }
+        let group = groups.open((kind, during, message.clone(), location.clone()));
         out.event(Event::Failure(Failure {
-            group: groups.len() as u32,
-            kind: failure.kind,
-            during: failure.during,
-            operation: None,
-            contract: None,
-            message: failure.message,
-            location: failure.location,
-            count: 1,
-            witness: self.witness(&failure.values),
+            location,
             replay: self.command.clone(),
-            shrink: None,
-            assertion: Vec::new(),
+            ..Failure::new(group, kind, during, message, self.witness(&values))
         }));
-        groups.push((key, 1));
     }
 }

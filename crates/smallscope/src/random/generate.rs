@@ -914,18 +914,13 @@ pub(super) fn failure_event(
     infos: &[OperationInfo],
     replay: Option<String>,
 ) -> Failure {
+    let witness = Witness { text: program.to_text(infos), calls: program.len(), input: Input::Program(program.clone()) };
     Failure {
-        group,
-        kind: broken.kind,
-        during: broken.during,
         operation: infos.get(usize::from(broken.op)).map(|op| op.name.clone()),
         contract: Some(broken.contract.clone()),
-        message: broken.message.clone(),
         location: broken.location.clone(),
         count,
-        witness: Witness { text: program.to_text(infos), calls: program.len(), input: Input::Program(program.clone()) },
         replay,
-        shrink: None,
-        assertion: Vec::new(),
+        ..Failure::new(group, broken.kind, broken.during, broken.message.clone(), witness)
     }
 }
