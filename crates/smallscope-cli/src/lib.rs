@@ -22,7 +22,7 @@
 //! ```
 //!
 //! By default each run's engine works in a worker process: the same binary,
-//! started again in worker mode (see [`worker`]). The supervisor (this
+//! started again in worker mode (`SMALLSCOPE_WORKER_DIR` set). The supervisor (this
 //! process) owns the output files, the call timeout, the memory limit and
 //! Ctrl-C; a worker that dies in the code under test is reported as a
 //! failure and restarted past that input.

@@ -30,6 +30,9 @@ pub enum ConfigError {
     Invalid(String),
 }
 
+/// The most values an integer domain may hold: a run enumerates every one.
+pub const MAX_DOMAIN: u64 = 1 << 20;
+
 /// `seconds` as a duration, if it is a positive number a duration can hold;
 /// `what` names the setting in the error.
 pub fn positive_seconds(what: &str, seconds: f64) -> Result<std::time::Duration, ConfigError> {

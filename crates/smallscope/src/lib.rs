@@ -50,7 +50,7 @@ pub mod sequence;
 
 pub use api::Subject;
 pub use beapi::{Beapi, BeapiConfig, BeapiReport, Builders};
-pub use error::{positive_seconds, ConfigError};
+pub use error::{positive_seconds, ConfigError, MAX_DOMAIN};
 pub use heap::Heap;
 pub use runner::RunError;
 pub use smallscope_macros::{api, Heap};

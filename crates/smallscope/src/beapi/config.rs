@@ -4,6 +4,7 @@ use std::ops::Range;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::error::MAX_DOMAIN;
 use crate::ConfigError;
 
 /// Which operations to extend sequences with.
@@ -92,9 +93,6 @@ impl Default for BeapiConfig {
         }
     }
 }
-
-/// The most values an integer domain may hold: a run enumerates every one.
-pub const MAX_DOMAIN: u64 = 1 << 20;
 
 impl BeapiConfig {
     /// The integer domain: `ints`, or `0..scope`.

@@ -37,7 +37,7 @@ mod engine;
 mod report;
 mod states;
 
-pub use config::{parse_int_range, BeapiConfig, Builders, BuildersSetting, ConfigFile, StateStorage, MAX_DOMAIN};
+pub use config::{parse_int_range, BeapiConfig, Builders, BuildersSetting, ConfigFile, StateStorage};
 pub use report::{BeapiReport, Structure};
 pub use states::{fingerprint, StateSet};
 
@@ -215,24 +215,20 @@ impl<T: Subject> Job for BeapiJob<T> {
         let config = BeapiConfig { builders: Builders::Named(builders.clone()), ..self.config.clone() };
         // The command repeats the run with the builders it used.
         let command = self.command.as_ref().map(|c| format!("{c} --builders {}", builders.join(",")));
-        let started = (resumed.is_none()).then(|| {
-            let configuration = Configuration::Beapi(config.clone());
-            RunStarted {
-                operations: T::operations().iter().map(|op| op.info()).collect(),
-                ..RunStarted::new(&self.name, std::any::type_name::<T>().to_owned(), configuration, command.clone())
-            }
-        });
-        let cx = Context { run: 0, killed: start.killed, stop: Some(start.stop), out, replay: command };
+        let cx = Context { run: 0, killed: start.killed, stop: Some(start.stop), out, replay: command.clone() };
         let mut search = Search::<T>::new(&config, &builders, cx)?;
-        match (resumed, started) {
-            (Some(report), _) => search.resume(report)?,
-            (None, Some(started)) => {
-                search.emit(Event::RunStarted(started));
+        match resumed {
+            Some(report) => search.resume(report)?,
+            None => {
+                let type_name = std::any::type_name::<T>().to_owned();
+                search.emit(Event::RunStarted(RunStarted {
+                    operations: T::operations().iter().map(|op| op.info()).collect(),
+                    ..RunStarted::new(&self.name, type_name, Configuration::Beapi(config.clone()), command)
+                }));
                 for text in notes {
                     search.emit(Event::Note(Note { text }));
                 }
             }
-            (None, None) => unreachable!("a fresh run has a start"),
         }
         search.run();
         Ok(())

@@ -63,8 +63,8 @@ pub fn identify<T: Subject>(config: &BeapiConfig, killed: &[Killed]) -> Result<I
     let mut fitness = |ops: &[usize]| -> Result<Candidate, ConfigError> {
         let names: Vec<String> = ops.iter().map(|&i| infos[i].name.to_owned()).collect();
         runs += 1;
-        let config = BeapiConfig { builders: Builders::Named(names.clone()), ..small.clone() };
-        let structures = crate::beapi::count_structures::<T>(&config, &names, runs, killed)?;
+        // The search takes its builders from `names`, not from the config.
+        let structures = crate::beapi::count_structures::<T>(&small, &names, runs, killed)?;
         Ok(Candidate { ops: ops.to_vec(), structures, complexity: ops.iter().map(|&i| infos[i].complexity()).sum() })
     };
     let constructors: Vec<usize> = (0..infos.len()).filter(|&i| infos[i].is_constructor()).collect();

@@ -10,7 +10,9 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 use super::space::{ClassId, FieldKind, SlotDomain, Space, SpaceBuilder};
+use crate::error::MAX_DOMAIN;
 use crate::runner::flight::ReadLog;
+use crate::ConfigError;
 
 /// A candidate structure of a [`Space`].
 pub struct Candidate {
@@ -139,9 +141,6 @@ pub struct Bounds {
 /// The values of a field's domain, or why it cannot have them.
 pub type Domain = Result<Vec<i64>, String>;
 
-/// The most values a field's domain may have: a search enumerates them.
-pub const MAX_DOMAIN: u64 = 1 << 20;
-
 /// Values that can bound a field: ranges, vectors and arrays of integers.
 pub trait IntoDomain {
     fn into_domain(self) -> Domain;
@@ -153,9 +152,8 @@ fn range_domain(start: i64, end_inclusive: i64) -> Domain {
     }
     let size = u128::from(end_inclusive.abs_diff(start)) + 1;
     if size > u128::from(MAX_DOMAIN) {
-        return Err(format!(
-            "the domain {start}..={end_inclusive} has {size} values; at most {MAX_DOMAIN} (2^20) can be searched"
-        ));
+        let what = format!("the domain {start}..={end_inclusive}");
+        return Err(ConfigError::DomainTooLarge { what, size, max: MAX_DOMAIN }.to_string());
     }
     Ok((start..=end_inclusive).collect())
 }

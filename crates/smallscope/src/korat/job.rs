@@ -226,7 +226,7 @@ impl Job for KoratJob {
                         new_classes.push(class);
                     }
                 }
-                for values in outcome.found.into_iter().flatten() {
+                for values in outcome.found {
                     out.event(Event::Structure(StructureFound {
                         index: structures,
                         level: None,

@@ -68,10 +68,7 @@ mod space;
 pub use candidate::{Array, ArrayView, Bounds, Candidate, FieldType, IntoDomain, Model, Ref, ViewHandle, NULL_VALUE};
 pub use job::{KoratJob, KoratReport, KoratSettings, Resume};
 pub use registry::{find_korat_subject, registered_korat_subjects, KoratRegistration};
-pub use search::{
-    search, search_parallel, search_with, CandidateFailure, Invariants, PartReport, PartedSearch, SearchOptions,
-    SearchStats, PARTS,
-};
+pub use search::{search, search_parallel, search_with, Invariants, SearchOptions, SearchStats};
 pub use smallscope_macros::Korat;
 pub use space::{ClassDecl, ClassId, FieldDecl, FieldKind, SlotDomain, Space, SpaceBuilder};
 

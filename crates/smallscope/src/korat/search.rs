@@ -77,8 +77,8 @@ pub struct CandidateFailure {
 /// objects of its class that fields read before it point to, and one more
 /// (`nonIsoMax`), so no two isomorphic candidates are both visited. When
 /// `rep_ok` holds, the reachable fields it did not read are added, so
-/// that no valid candidate is missed. A panic in `rep_ok` counts as `false`;
-/// [`PartedSearch`] reports it.
+/// that no valid candidate is missed. A panic in `rep_ok` counts as `false`
+/// here; [`crate::korat::run`] and the `korat` command report it.
 pub fn search(space: Arc<Space>, invariants: &dyn Invariants, found: &mut dyn FnMut(&Candidate)) -> SearchStats {
     search_with(space, invariants, SearchOptions::default(), found)
 }
@@ -93,7 +93,10 @@ pub fn search_with(
     let started = Instant::now();
     let mut candidate = Candidate::new(space);
     let part = PartRun { run: 0, killed: &[], opening: None, options };
-    let mut outcome = part.search(&mut candidate, 0, invariants, found);
+    let mut outcome = part.search(&mut candidate, 0, invariants, &mut |c| {
+        found(c);
+        None::<()>
+    });
     outcome.stats.seconds = started.elapsed().as_secs_f64();
     outcome.stats
 }
@@ -144,6 +147,7 @@ enum Ending {
 /// What one part's search gives.
 pub struct PartOutcome<R> {
     pub stats: SearchStats,
+    /// What `found` kept of the valid candidates.
     pub found: Vec<R>,
     pub failures: Vec<CandidateFailure>,
     ending: Ending,
@@ -166,7 +170,7 @@ impl PartRun<'_> {
         candidate: &mut Candidate,
         frozen: usize,
         invariants: &dyn Invariants,
-        found: &mut dyn FnMut(&Candidate) -> R,
+        found: &mut dyn FnMut(&Candidate) -> Option<R>,
     ) -> PartOutcome<R> {
         let space = candidate.space_arc();
         let mut out = PartOutcome {
@@ -211,7 +215,7 @@ impl PartRun<'_> {
                 out.stats.found += 1;
                 push_unread_reachable(&space, candidate, &mut stack);
                 // After the stack is complete: what `found` reads changes nothing.
-                out.found.push(found(candidate));
+                out.found.extend(found(candidate));
                 candidate.clear_log();
                 match run_captured(UserCode::new(During::EqClass, 0), || invariants.eq_class(candidate)) {
                     Ok(Some(class)) => {
@@ -289,7 +293,11 @@ const PROBE: u64 = 1 << 63;
 impl PartedSearch<'_> {
     /// Runs the parts after `parts_done` and calls `report` for each, in
     /// order; stops early (between parts) when `stop` is set.
-    pub fn run<R: Send>(&self, found: &(dyn Fn(&Candidate) -> R + Sync), report: &mut dyn FnMut(PartReport<R>)) {
+    pub fn run<R: Send>(
+        &self,
+        found: &(dyn Fn(&Candidate) -> Option<R> + Sync),
+        report: &mut dyn FnMut(PartReport<R>),
+    ) {
         let parts = split(&self.space, self.invariants, PARTS, self.killed);
         let count = parts.len();
         let threads = match self.threads {
@@ -316,9 +324,12 @@ impl PartedSearch<'_> {
                             let Some(part) = parts.get(index) else { return };
                             let mut candidate = Candidate::new(self.space.clone());
                             candidate.values_mut().copy_from_slice(&part.values);
+                            // Killed inputs of this part only: the search looks them up at every candidate.
+                            let killed: Vec<Killed> =
+                                self.killed.iter().filter(|k| k.address.run == index as u64).cloned().collect();
                             let run = PartRun {
                                 run: index as u64,
-                                killed: self.killed,
+                                killed: &killed,
                                 opening: part.settled.as_ref(),
                                 options: self.options,
                             };
@@ -417,7 +428,7 @@ where
             stats.found += outcome.stats.found;
             stats.explored += outcome.stats.explored;
             stats.classes.extend(outcome.stats.classes);
-            all.extend(outcome.found.into_iter().flatten());
+            all.extend(outcome.found);
         }
     });
     stats.seconds = started.elapsed().as_secs_f64();
@@ -435,16 +446,17 @@ fn split(space: &Arc<Space>, invariants: &dyn Invariants, target: usize, killed:
     for _ in 0..64 {
         let mut next = Vec::new();
         let mut grew = false;
-        for (index, part) in parts.iter().enumerate() {
+        let total = parts.len();
+        for (index, part) in parts.into_iter().enumerate() {
             // Children are made only while the total stays within the target.
-            if part.settled.is_some() || next.len() + (parts.len() - index) >= target {
-                next.push(part.clone());
+            if part.settled.is_some() || next.len() + (total - index) >= target {
+                next.push(part);
                 continue;
             }
             probes += 1;
             let address = Address { run: PROBE | probes, input: 1, detail: 0 };
             if let Some(culprit) = Killed::at(killed, address) {
-                next.push(Part { settled: Some(culprit.clone()), ..part.clone() });
+                next.push(Part { settled: Some(culprit.clone()), ..part });
                 continue;
             }
             flight::position(address);
@@ -454,13 +466,13 @@ fn split(space: &Arc<Space>, invariants: &dyn Invariants, target: usize, killed:
             let stack = probe.take_log();
             // Within the part, the field read after the prefix is always the same.
             let Some(&field) = stack.get(part.frozen()) else {
-                next.push(part.clone());
+                next.push(part);
                 continue;
             };
             let max = non_iso_max(space, &part.values, &part.prefix, field as usize);
             let first = part.values[field as usize];
-            if next.len() + (max - first) as usize + (parts.len() - index) > target {
-                next.push(part.clone());
+            if next.len() + (max - first) as usize + (total - index) > target {
+                next.push(part);
                 continue;
             }
             for value in first..=max {

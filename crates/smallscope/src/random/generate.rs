@@ -914,7 +914,8 @@ pub(super) fn failure_event(
     infos: &[OperationInfo],
     replay: Option<String>,
 ) -> Failure {
-    let witness = Witness { text: program.to_text(infos), calls: program.len(), input: Input::Program(program.clone()) };
+    let witness =
+        Witness { text: program.to_text(infos), calls: program.len(), input: Input::Program(program.clone()) };
     Failure {
         operation: infos.get(usize::from(broken.op)).map(|op| op.name.clone()),
         contract: Some(broken.contract.clone()),
