@@ -441,6 +441,20 @@ pub enum Input {
     Candidate(Vec<Option<i64>>),
 }
 
+impl Input {
+    /// The calls that make this input, given the last step of each BEAPI
+    /// structure (none for a Korat candidate). For a failing call, its
+    /// `result` is the variable of the broken value, if any.
+    pub fn program<'a>(&'a self, step_of: &dyn Fn(u32) -> &'a Step) -> Program {
+        match self {
+            Input::Call { op, args, output, .. } => Program::unroll_call(*op, args, *output, step_of),
+            Input::Structure { index } => Program::unroll(step_of(*index as u32), step_of),
+            Input::Program(program) => program.clone(),
+            Input::Candidate(_) => Program::default(),
+        }
+    }
+}
+
 /// Counts for one BEAPI level (sequence length).
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct LevelStats {

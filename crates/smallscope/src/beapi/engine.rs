@@ -20,7 +20,7 @@ use crate::events::{
 use crate::heap::{Linearizer, ObjRef, ObjectId, Prim, Schema, Visitor};
 use crate::runner::memory::{self, Pressure};
 use crate::runner::{drop_captured, flight, run_captured, Address, Killed, Outcome, StopFlag, UserCode};
-use crate::sequence::{Literal, Output, Program, Step, StepArg};
+use crate::sequence::{Literal, Output, Step, StepArg};
 use crate::ConfigError;
 
 /// How a stored structure is turned back into a value to call methods on.
@@ -836,24 +836,14 @@ impl<'a, T: Subject> Search<'a, T> {
     /// The witness of `input`; a structure whose `Clone` or `Drop` failed
     /// is shown built, then cloned or dropped.
     fn witness(&self, input: Input, during: During) -> Witness {
-        let step_of = |s: u32| &self.structures[s as usize];
-        let (program, tail) = match &input {
-            Input::Call { op, args, output, .. } => (Program::unroll_call(*op, args, *output, &step_of), None),
-            Input::Structure { index } => {
-                let program = Program::unroll(step_of(*index as u32), &step_of);
-                let var = program.result.map_or("s0".to_owned(), |v| format!("s{v}"));
-                let tail = match during {
-                    During::Drop => format!("drop({var})"),
-                    _ => format!("{var}.clone()"),
-                };
-                (program, Some(tail))
-            }
-            Input::Program(_) | Input::Candidate(_) => (Program::default(), None),
-        };
+        let program = input.program(&|s| &self.structures[s as usize]);
         let mut text = program.to_text(&self.infos);
-        if let Some(tail) = tail {
-            text.push_str("; ");
-            text.push_str(&tail);
+        if let Input::Structure { .. } = input {
+            let var = program.result.map_or("s0".to_owned(), |v| format!("s{v}"));
+            match during {
+                During::Drop => text.push_str(&format!("; drop({var})")),
+                _ => text.push_str(&format!("; {var}.clone()")),
+            }
         }
         Witness { text, calls: program.len(), input }
     }

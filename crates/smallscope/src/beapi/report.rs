@@ -2,7 +2,7 @@
 
 use super::{BeapiConfig, Resume};
 use crate::api::OperationInfo;
-use crate::events::{Configuration, Event, Failure, Fingerprint, Fold, Input, LevelStats, Rebuild, Stop};
+use crate::events::{Configuration, Event, Failure, Fingerprint, Fold, LevelStats, Rebuild, Stop};
 use crate::sequence::{Output, Program, Step};
 
 /// One structure, with the last call of the shortest sequence that builds it.
@@ -145,13 +145,7 @@ impl BeapiReport {
     /// call; its `result` is the variable holding the broken value, if any.
     /// For a failing `Clone` or `Drop`, the calls that build the structure.
     pub fn failure_program(&self, index: usize) -> Program {
-        let step_of = |s: u32| &self.structures[s as usize].step;
-        match &self.failures[index].witness.input {
-            Input::Call { op, args, output, .. } => Program::unroll_call(*op, args, *output, &step_of),
-            Input::Structure { index } => self.program(*index as usize),
-            Input::Program(program) => program.clone(),
-            Input::Candidate(_) => Program::default(),
-        }
+        self.failures[index].witness.input.program(&|s| &self.structures[s as usize].step)
     }
 
     /// Which slot of its last call holds structure `index`.

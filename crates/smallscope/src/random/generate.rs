@@ -12,7 +12,7 @@ use rand_xorshift::XorShiftRng;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::execute::{Broken, CallResult, Executor, GroupKey, Shared, Values};
-use super::journal::{Delta, GroupState, Prints, SampledState, StoredComponent, Tally};
+use super::journal::{Delta, GroupState, Prints, SampledState, StoredComponent};
 use super::sequence::Sequence;
 use super::{IndexPruning, RandomConfig, Resume};
 use crate::api::{Access, IntKind, Operation, OperationInfo, ParamKind, ReturnKind, StdTraitTable};
@@ -158,7 +158,7 @@ pub(super) struct Generator<'a, T> {
     regression_pool: BinaryHeap<Reverse<Sampled>>,
     /// Stored values ordered by `Ord`, to meet equal ones (when `T: Ord + PartialEq`).
     equal_index: Option<EqualIndex<T>>,
-    pub counts: Tally,
+    pub counts: Counts,
     attempts_without_new: u32,
     /// Why generation must stop now, when something other than a limit says so.
     halt: Option<Stop>,
@@ -200,7 +200,7 @@ impl<'a, T: Heap> Generator<'a, T> {
                 (Some(cmp), Some(_)) => Some(EqualIndex { cmp, keys: BTreeSet::new() }),
                 _ => None,
             },
-            counts: Tally::default(),
+            counts: Counts::default(),
             attempts_without_new: 0,
             halt: None,
             constructors,
@@ -233,14 +233,14 @@ impl<'a, T: Heap> Generator<'a, T> {
         }
         loop {
             if let Some(limit) = self.config.sequence_limit {
-                if self.counts.executed >= limit {
+                if self.counts.explored >= limit {
                     return Stop::SequenceLimit;
                 }
             }
             if let Some(reason) = self.halt.or_else(|| self.outlet.stop.and_then(StopFlag::reason)) {
                 return reason;
             }
-            if (self.counts.executed % 256 == 0 || self.attempts_without_new > 0)
+            if (self.counts.explored % 256 == 0 || self.attempts_without_new > 0)
                 && time_limit.is_some_and(|t| self.seconds() >= t)
             {
                 return Stop::TimeLimit;
@@ -248,7 +248,7 @@ impl<'a, T: Heap> Generator<'a, T> {
             if self.step() {
                 self.attempts_without_new = 0;
                 // A new sequence was executed: each multiple is passed once.
-                if self.counts.executed % COMMIT_EVERY == 0 {
+                if self.counts.explored % COMMIT_EVERY == 0 {
                     self.commit();
                 }
             } else {
@@ -263,14 +263,7 @@ impl<'a, T: Heap> Generator<'a, T> {
 
     /// The counts so far, in the events' terms.
     pub fn event_counts(&self) -> Counts {
-        Counts {
-            explored: self.counts.executed,
-            structures: self.components.len() as u64,
-            misuses: self.counts.illegal,
-            out_of_scope: 0,
-            redundant: self.counts.redundant,
-            failing: self.counts.failing,
-        }
+        Counts { structures: self.components.len() as u64, ..self.counts.clone() }
     }
 
     pub fn group_counts(&self) -> Vec<u64> {
@@ -283,7 +276,7 @@ impl<'a, T: Heap> Generator<'a, T> {
             seconds: self.seconds(),
             counts: self.event_counts(),
             group_counts: self.group_counts(),
-            resume: crate::events::Resume::Random(Resume { sequences: self.counts.executed }),
+            resume: crate::events::Resume::Random(Resume { sequences: self.counts.explored }),
         };
         self.emit(Event::Progress(progress));
         let delta = self.take_delta();
@@ -294,7 +287,7 @@ impl<'a, T: Heap> Generator<'a, T> {
     /// What changed since the last commit.
     fn take_delta(&mut self) -> Delta {
         let mut delta = std::mem::take(&mut self.added);
-        delta.counts = self.counts;
+        delta.counts = self.counts.clone();
         delta.rng = Some(self.rng.clone());
         delta.sample_rng = Some(self.sample_rng.clone());
         delta.attempts_without_new = self.attempts_without_new;
@@ -457,7 +450,7 @@ impl<'a, T: Heap> Generator<'a, T> {
                     }
                     let var = self.components[root].reusable[0];
                     for operands in self.literal_operands(&op.params, Some(var)) {
-                        if self.counts.executed >= BOOTSTRAP_SEQUENCES {
+                        if self.counts.explored >= BOOTSTRAP_SEQUENCES {
                             return;
                         }
                         let binds = (op.returns == ReturnKind::Subject).then_some(self.components[root].seq.vars());
@@ -506,7 +499,7 @@ impl<'a, T: Heap> Generator<'a, T> {
 
     /// Runs the sequence `parts` + `calls` unless a limit is reached.
     fn try_sequence(&mut self, parts: Vec<usize>, calls: Vec<Call>) {
-        if self.halt.is_none() && self.config.sequence_limit.is_none_or(|limit| self.counts.executed < limit) {
+        if self.halt.is_none() && self.config.sequence_limit.is_none_or(|limit| self.counts.explored < limit) {
             self.run_new(&parts, calls);
         }
     }
@@ -528,7 +521,7 @@ impl<'a, T: Heap> Generator<'a, T> {
             return false;
         }
         self.added.made.push(seq.key());
-        self.counts.executed += 1;
+        self.counts.explored += 1;
         let before = memory::allocated();
         self.execute(parts, seq.clone());
         let op = seq.own_calls().last().map_or(0, |c| c.op);
@@ -646,7 +639,7 @@ impl<'a, T: Heap> Generator<'a, T> {
 
     /// Runs the new calls of `seq` and files the result.
     fn execute(&mut self, parts: &[usize], seq: Arc<Sequence>) {
-        self.exec.locate(stage::GENERATE, self.counts.executed);
+        self.exec.locate(stage::GENERATE, self.counts.explored);
         let mut values: Values<T>;
         let mut touched = Vec::new();
         let mut all_touched: Vec<u32> = Vec::new();
@@ -686,7 +679,7 @@ impl<'a, T: Heap> Generator<'a, T> {
                     }
                 }
                 CallResult::Illegal => {
-                    self.counts.illegal += 1;
+                    self.counts.misuses += 1;
                     return;
                 }
                 CallResult::Failed(failure) => {
@@ -696,7 +689,6 @@ impl<'a, T: Heap> Generator<'a, T> {
                 }
             }
         }
-        self.counts.legal += 1;
         for v in returned_ints {
             if v.abs() <= self.config.large_int_limit && self.int_seen.insert(v) {
                 self.ints.push(v);
@@ -768,7 +760,7 @@ impl<'a, T: Heap> Generator<'a, T> {
         // Both sequences, one after the other: the replay finds the broken pair.
         let both = Sequence::new(vec![old_seq, seq.clone()], Vec::new());
         let mut program = both.flatten();
-        self.exec.locate(stage::MEET, self.counts.executed);
+        self.exec.locate(stage::MEET, self.counts.explored);
         if let Some((index, CallResult::Failed(failure))) = self.exec.replay(&program, false).stopped {
             program.calls.truncate(index + 1);
             self.counts.failing += 1;
@@ -844,7 +836,7 @@ impl<'a, T: Heap> Generator<'a, T> {
     /// first: that is the failure a generated test reproduces.
     fn file_failure(&mut self, failure: Broken, seq: Arc<Sequence>) {
         let mut program = seq.flatten();
-        self.exec.locate(stage::REFILE, self.counts.executed);
+        self.exec.locate(stage::REFILE, self.counts.explored);
         let failure = match self.exec.replay(&program, false).stopped {
             Some((index, CallResult::Failed(replayed))) => {
                 program.calls.truncate(index + 1);
@@ -870,7 +862,7 @@ impl<'a, T: Heap> Generator<'a, T> {
                 let group = self.groups.len();
                 self.group_of.insert(key, group);
                 let event =
-                    failure_event(group as u32, &failure, &program, 1, &self.infos, self.replay(self.counts.executed));
+                    failure_event(group as u32, &failure, &program, 1, &self.infos, self.replay(self.counts.explored));
                 self.groups.push(Group { count: 1, first_calls: program.calls.len(), smallest: program, failure });
                 self.emit(Event::Failure(event));
             }
@@ -888,7 +880,7 @@ impl<'a, T: Heap> Generator<'a, T> {
         }
         let weight = 1.0 / seq.len() as f64;
         let u: f64 = self.sample_rng.random_range(f64::MIN_POSITIVE..1.0);
-        let sampled = Sampled { key: u.ln() / weight, serial: self.counts.executed, seq: seq.clone() };
+        let sampled = Sampled { key: u.ln() / weight, serial: self.counts.explored, seq: seq.clone() };
         if self.regression_pool.len() < k {
             self.regression_pool.push(Reverse(sampled));
         } else if self.regression_pool.peek().is_some_and(|Reverse(least)| sampled > *least) {

@@ -10,17 +10,8 @@
 use rand_xorshift::XorShiftRng;
 
 use super::execute::Broken;
+use crate::events::Counts;
 use crate::sequence::{Call, Program};
-
-/// Counts of a random run.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub(super) struct Tally {
-    pub executed: u64,
-    pub illegal: u64,
-    pub redundant: u64,
-    pub legal: u64,
-    pub failing: u64,
-}
 
 /// 128-bit fingerprints, packed as little-endian bytes.
 #[derive(Debug, Default, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -74,7 +65,7 @@ pub(super) struct SampledState {
 #[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub(super) struct Delta {
     // Whole.
-    pub counts: Tally,
+    pub counts: Counts,
     pub rng: Option<XorShiftRng>,
     pub sample_rng: Option<XorShiftRng>,
     pub attempts_without_new: u32,
@@ -102,7 +93,7 @@ mod tests {
 
     #[test]
     fn records_concatenate_and_read_back_one_by_one() {
-        let mut first = Delta { counts: Tally { executed: 7, ..Tally::default() }, ..Delta::default() };
+        let mut first = Delta { counts: Counts { explored: 7, ..Counts::default() }, ..Delta::default() };
         first.made.push(u128::MAX);
         first.made.push(3);
         let second = Delta { ints: vec![-4, 9], ..Delta::default() };
@@ -111,7 +102,7 @@ mod tests {
         let (a, rest): (Delta, &[u8]) = postcard::take_from_bytes(&journal).unwrap();
         let (b, rest): (Delta, &[u8]) = postcard::take_from_bytes(rest).unwrap();
         assert!(rest.is_empty());
-        assert_eq!(a.counts.executed, 7);
+        assert_eq!(a.counts.explored, 7);
         assert_eq!(a.made.iter().collect::<Vec<_>>(), [u128::MAX, 3]);
         assert_eq!(b.ints, [-4, 9]);
     }

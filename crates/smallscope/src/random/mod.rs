@@ -205,10 +205,10 @@ impl<T: Subject + StdTraits> Job for RandomJob<T> {
             Some(report) => {
                 generator.restore(start.journal).map_err(ConfigError::Invalid)?;
                 let at = report.resume.as_ref().map_or(0, |r| r.sequences);
-                if generator.counts.executed != at {
+                if generator.counts.explored != at {
                     return Err(ConfigError::Invalid(format!(
                         "resuming: the journal ends at sequence {} but the events at {at}",
-                        generator.counts.executed
+                        generator.counts.explored
                     )));
                 }
             }
@@ -286,7 +286,7 @@ impl<T: Subject + StdTraits> RandomJob<T> {
                 _ => Vec::new(),
             };
             let mut event = failure_event(index as u32, &broken, &program, group.count, &generator.infos, None);
-            event.replay = generator.replay(generator.counts.executed);
+            event.replay = generator.replay(generator.counts.explored);
             event.shrink = Some(Shrink { first: group.first_calls, smallest: before, simplified: program.calls.len() });
             event.assertion = assertion;
             generator.emit(Event::Failure(event));
