@@ -93,16 +93,7 @@ impl CompareArgs {
             recheck: self.recheck.unwrap_or(registration.recheck),
             time_limit,
         };
-        let settings = CompareSettings {
-            scope: self.scope,
-            invariant,
-            builders: options.builders.clone(),
-            builder_scope: options.builder_scope,
-            omit: options.omit.clone(),
-            pictures: options.pictures,
-            recheck: options.recheck,
-            time_limit,
-        };
+        let settings = CompareSettings::new(self.scope, invariant, &options);
         Ok((settings, options))
     }
 

@@ -174,6 +174,22 @@ pub struct CompareSettings {
     pub time_limit: Option<Duration>,
 }
 
+impl CompareSettings {
+    /// The settings of a comparison at `scope` against `invariant` with `options`.
+    pub fn new(scope: u32, invariant: String, options: &CompareOptions) -> Self {
+        CompareSettings {
+            scope,
+            invariant,
+            builders: options.builders.clone(),
+            builder_scope: options.builder_scope,
+            omit: options.omit.clone(),
+            pictures: options.pictures,
+            recheck: options.recheck,
+            time_limit: options.time_limit,
+        }
+    }
+}
+
 /// One structure in one set and not the other.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Witness {
@@ -924,7 +940,6 @@ mod tests {
 /// commit to resume from, and an attempt that dies starts again.
 pub struct CompareJob {
     registration: &'static CompareRegistration,
-    name: String,
     settings: CompareSettings,
     options: CompareOptions,
     command: Option<String>,
@@ -937,7 +952,7 @@ impl CompareJob {
         options: CompareOptions,
         command: Option<String>,
     ) -> Self {
-        CompareJob { registration, name: registration.name.to_owned(), settings, options, command }
+        CompareJob { registration, settings, options, command }
     }
 }
 
@@ -986,7 +1001,12 @@ impl crate::runner::Job for CompareJob {
         use crate::events::{Configuration, Counts, Event, RunFinished, RunStarted, Stop};
         let started = Instant::now();
         let configuration = Configuration::Compare(self.settings.clone());
-        out.event(Event::RunStarted(RunStarted::new(&self.name, String::new(), configuration, self.command.clone())));
+        out.event(Event::RunStarted(RunStarted::new(
+            self.registration.name,
+            String::new(),
+            configuration,
+            self.command.clone(),
+        )));
         let mut comparison = (self.registration.run)(self.settings.scope, &self.settings.invariant, &self.options)
             .map_err(|e| ConfigError::Invalid(e.to_string()))?;
         for (side, witnesses) in
