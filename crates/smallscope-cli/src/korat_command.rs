@@ -52,7 +52,7 @@ impl KoratArgs {
     fn space(&self, scope: u32) -> Result<Arc<Space>, BadInput> {
         let registration = find_korat_subject(&self.subject).ok_or_else(|| {
             let known: Vec<&str> = registered_korat_subjects().iter().map(|r| r.name).collect();
-            BadInput(format!("unknown Korat subject `{}`; known Korat subjects: {}", self.subject, known.join(", ")))
+            crate::unknown("Korat subject", &self.subject, &known)
         })?;
         (registration.space)(i64::from(scope))
             .map_err(|e| BadInput(format!("finitization of `{}` at scope {scope}: {e}", self.subject)))

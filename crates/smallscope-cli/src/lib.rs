@@ -242,6 +242,9 @@ fn list(args: &ListArgs) -> anyhow::Result<()> {
         add(registration.name, "compare");
     }
     names.sort();
+    if names.is_empty() {
+        eprintln!("{NOTHING_LINKED}");
+    }
     for (name, engines) in names {
         print(format_args!("{name:<28} {}", engines.join(", ")))?;
         if args.verbose {
@@ -259,8 +262,20 @@ fn list(args: &ListArgs) -> anyhow::Result<()> {
 pub(crate) fn find_subject(name: &str) -> Result<&'static smallscope::api::Registration, BadInput> {
     smallscope::api::find_subject(name).ok_or_else(|| {
         let known: Vec<&str> = smallscope::api::registered_subjects().iter().map(|r| r.name).collect();
-        BadInput(format!("unknown subject `{name}`; known subjects: {}", known.join(", ")))
+        unknown("subject", name, &known)
     })
+}
+
+/// Why nothing is registered, when nothing is: the likely mistake.
+const NOTHING_LINKED: &str = "no subjects are linked into this binary: a harness's `main` must call into the crate \
+                              that registers them (e.g. `my_crate::link()`) before `smallscope_cli::main()`";
+
+/// An unknown `what` called `name`, with the `known` ones.
+pub(crate) fn unknown(what: &str, name: &str, known: &[&str]) -> BadInput {
+    match known.is_empty() {
+        true => BadInput(format!("unknown {what} `{name}`: {NOTHING_LINKED}")),
+        false => BadInput(format!("unknown {what} `{name}`; known {what}s: {}", known.join(", "))),
+    }
 }
 
 /// The name this program was started as, for the commands it prints.

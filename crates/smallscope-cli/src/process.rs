@@ -75,8 +75,7 @@ impl ProcessAttempt {
         let file = std::fs::OpenOptions::new().read(true).write(true).create_new(true).open(&path).map_err(launch)?;
         file.set_len((FLIGHT_SLOTS * SLOT_WORDS * 8) as u64).map_err(launch)?;
         let flight = map_flight(&file).map_err(launch)?;
-        let exe = std::env::current_exe().map_err(launch)?;
-        let mut command = Command::new(exe);
+        let mut command = worker_command().map_err(launch)?;
         command.args(args).env(WORKER_DIR, dir).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
         if let Some(bytes) = memory_limit {
             command.env(MEMORY_LIMIT, bytes.to_string());
@@ -227,6 +226,22 @@ impl Drop for ProcessAttempt {
             self.reap();
         }
     }
+}
+
+/// This very program, to start as a worker. Through `/proc/self/exe` on
+/// Linux: it stays this binary when a rebuild replaces the file mid-run.
+/// The worker keeps our `argv[0]`, so the commands it prints name us.
+fn worker_command() -> std::io::Result<Command> {
+    use std::os::unix::process::CommandExt as _;
+    let this = Path::new("/proc/self/exe");
+    let mut command = match this.exists() {
+        true => Command::new(this),
+        false => Command::new(std::env::current_exe()?),
+    };
+    if let Some(arg0) = std::env::args_os().next() {
+        command.arg0(arg0);
+    }
+    Ok(command)
 }
 
 /// How a worker that did not finish died, from its exit status, the end of

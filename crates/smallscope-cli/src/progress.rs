@@ -55,13 +55,16 @@ pub struct Watch<'a> {
     told: HashSet<String>,
     interrupts_seen: usize,
     started: Instant,
+    /// Attempts run in worker processes (else in threads of this one).
+    isolated: bool,
     /// A staging write failed: the run stops, and says why.
     pub error: Option<anyhow::Error>,
 }
 
 impl<'a> Watch<'a> {
-    pub fn new(console: Console, staging: &'a mut Staging, interrupts: &'a Interrupts) -> Self {
+    pub fn new(console: Console, staging: &'a mut Staging, interrupts: &'a Interrupts, isolated: bool) -> Self {
         Watch {
+            isolated,
             console,
             staging,
             interrupts,
@@ -108,8 +111,9 @@ impl Observer for Watch<'_> {
         if let Err(error) = self.staging.save() {
             self.error.get_or_insert(error);
         }
-        self.console
-            .line(&format!("the worker died ({}: {}); restarting past that input", killed.kind, killed.message));
+        // In a thread, only a hang comes here: the thread is left behind.
+        let what = if self.isolated { "the worker died" } else { "the engine's thread was left behind" };
+        self.console.line(&format!("{what} ({}: {}); restarting past that input", killed.kind, killed.message));
     }
 
     fn poll(&mut self) -> Control {

@@ -174,7 +174,8 @@ pub fn run(args: &RandomArgs, options: &RunOptions) -> anyhow::Result<ExitCode> 
         run: facts,
     };
     let mut files = Vec::new();
-    if let Some(dir) = &args.run.out {
+    // Tests only of a run that started: they name its subject's type.
+    if let Some(dir) = args.run.out.as_ref().filter(|_| !report.run.is_empty()) {
         let options =
             RandomTestOptions { command: format!("{replay} --out {}", dir.display()), subject: args.subject.clone() };
         files.push(("error_tests.rs".to_owned(), random_error_tests(&report, &options).into_bytes()));

@@ -104,7 +104,7 @@ pub fn run<F: Fold + Clone + Send + 'static>(
             staging,
         });
     }
-    let mut watch = Watch::new(console.clone(), &mut staging, &interrupts);
+    let mut watch = Watch::new(console.clone(), &mut staging, &interrupts, options.isolation);
     let worker_peak = Arc::new(AtomicU64::new(0));
     let mut launch = |s: &Supervisor<F>| -> Result<Box<dyn Attempt>, RunError> {
         if options.isolation {

@@ -240,3 +240,30 @@ fn korat_survives_rep_ok_misbehaving_on_any_thread_count() {
         }
     }
 }
+
+#[test]
+fn a_harness_rebuilt_during_the_run_still_restarts_its_worker() {
+    // As `cargo build` does mid-run: the binary's file is replaced while the
+    // worker hangs, and the restarted worker must still be this binary.
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("harness");
+    std::fs::copy(env!("CARGO_BIN_EXE_smallscope-hostile"), &copy).unwrap();
+    let timeout = TIMEOUT.to_string();
+    let args = ["beapi", "hostile-loop", "--scope", "3", "--builders", "new,push", "--call-timeout", &timeout];
+    let child = Command::new(&copy)
+        .args(args)
+        .args(["--out", "out"])
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    std::fs::remove_file(&copy).unwrap();
+    std::fs::write(&copy, "#!/bin/sh\nexit 99\n").unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", String::from_utf8_lossy(&output.stderr));
+    let summary = read_json(&dir.path().join("out/summary.json"));
+    assert_eq!(summary["restarts"], 1);
+    assert_finding(&summary, "hang", "call", Some("push"), WITNESS);
+}
