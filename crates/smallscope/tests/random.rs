@@ -414,6 +414,35 @@ fn simplification_reaches_the_shortest_failing_sequence() {
     }
 }
 
+/// A stack of bytes whose `pop` panics on a large top; `push` takes a `u8`.
+#[derive(Heap, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Bytes {
+    items: Vec<u8>,
+}
+
+#[smallscope::api(name = "test-random-bytes")]
+impl Bytes {
+    pub fn new() -> Self {
+        Bytes { items: Vec::new() }
+    }
+    pub fn push(&mut self, x: u8) {
+        self.items.push(x);
+    }
+    pub fn pop(&mut self) -> Option<u8> {
+        assert!(self.items.last().is_none_or(|&top| top < 100), "a large top");
+        self.items.pop()
+    }
+}
+
+#[test]
+fn simplified_literals_fit_their_parameter_type() {
+    // Of the default integers {-1, 0, 1, 2, 3, 10, 100}, only 100 breaks `pop`
+    // as a `u8`; -1 is simpler, but no `u8` (it would be 255 if cast).
+    let report = run::<Bytes>(5_000, 1);
+    let group = report.failure_groups.iter().find(|g| g.contract.as_deref() == Some("no-panic")).expect("found");
+    assert_eq!(group.witness.text, "s0 = new(); s0.push(100); s0.pop()");
+}
+
 #[test]
 fn without_simplification_the_found_sequence_is_kept() {
     let config = RandomConfig { sequence_limit: Some(20_000), seed: 1, simplify: false, ..RandomConfig::default() };

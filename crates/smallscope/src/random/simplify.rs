@@ -187,7 +187,12 @@ impl<T: crate::heap::Heap> Simplifier<'_, T> {
                 let Operand::Literal(Literal::Int(current)) = program.calls[call_index].operands[operand_index] else {
                     continue;
                 };
-                for &simpler in self.ints.iter().filter(|&&c| (c.abs(), c < 0) < (current.abs(), current < 0)) {
+                // Only values the parameter's type holds: the witness is Rust source too.
+                let param = self.exec.ops[usize::from(program.calls[call_index].op)].params.get(operand_index);
+                let fits = |c: i64| !matches!(param, Some(ParamKind::Int(kind)) if !kind.fits(c));
+                let simpler_values =
+                    self.ints.iter().filter(|&&c| (c.abs(), c < 0) < (current.abs(), current < 0) && fits(c));
+                for &simpler in simpler_values {
                     let mut candidate = program.clone();
                     candidate.calls[call_index].operands[operand_index] = Operand::Literal(Literal::Int(simpler));
                     if let Some(kept) = self.keeps_failure(candidate) {
