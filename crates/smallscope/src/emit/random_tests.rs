@@ -37,7 +37,8 @@ pub fn random_error_tests(report: &RandomReport, options: &RandomTestOptions) ->
         &[
             "Failing tests",
             "Each breaks a contract, so each fails under `cargo test` until the bug is fixed: one test",
-            "per failure group (contract, last call, panic location), simplified.",
+            "per failure group (contract, last call, panic location), simplified. A test that hangs or",
+            "ends the process (a stack overflow, an abort) is ignored: run it alone with `-- --ignored`.",
         ],
     );
     let uses_hash = report.failure_groups.iter().any(|g| g.assertion.iter().any(|a| a.contains("hash_of(")));
@@ -71,7 +72,12 @@ pub fn random_error_tests(report: &RandomReport, options: &RandomTestOptions) ->
             program.calls.len()
         )
         .unwrap();
-        writeln!(out, "#[test]\nfn {name}() {{").unwrap();
+        writeln!(out, "#[test]").unwrap();
+        if group.kind.kills_the_process() {
+            // It would not fail: it would stop every other test of the file.
+            writeln!(out, "#[ignore = \"{}: it stops the test binary; run it alone\"]", group.kind).unwrap();
+        }
+        writeln!(out, "fn {name}() {{").unwrap();
         for line in program.to_rust(&report.operations, "Subject") {
             writeln!(out, "    {line}").unwrap();
         }
