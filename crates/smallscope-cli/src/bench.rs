@@ -27,7 +27,7 @@ use std::process::Command;
 
 use anyhow::{bail, Context as _};
 
-use crate::summary::{BeapiSummary, RandomSummary};
+use crate::summary::{BeapiSummary, KoratSummary, RandomSummary};
 
 #[derive(clap::Args)]
 pub struct BenchArgs {
@@ -72,13 +72,32 @@ struct RandomBench {
 
 #[derive(clap::Args)]
 struct KoratBench {
-    /// `subject:from-to` items, separated by commas.
-    #[arg(long, value_delimiter = ',', default_value = "binary-tree:10-14,search-tree:8-10,red-black-tree:9-11")]
+    /// `subject:from-to` (or `subject:n`) items, separated by commas. Default:
+    /// the rows measured against Korat 1.0 (binary-tree:13, search-tree:9,
+    /// red-black-tree:10, sorted-list:12); with --instructions, the rows
+    /// counted with callgrind (binary-tree:10, search-tree:8,
+    /// red-black-tree:9, sorted-list:10).
+    #[arg(long, value_delimiter = ',')]
     runs: Vec<String>,
     /// Threads per search (0: all cores).
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Count the instructions per explored candidate instead of timing:
+    /// runs `smallscope korat SUBJECT --scope N --threads 1 --format json
+    /// --no-isolation` under `valgrind --tool=callgrind` (Debian package
+    /// `valgrind`), which counts the same on a busy machine.
+    #[arg(long)]
+    instructions: bool,
 }
+
+/// Korat 1.0 on JDK 17, one thread, on the machine type CI runs on:
+/// subject, scope, explored candidates, seconds (issue 10's measurements).
+const KORAT_1_0: [(&str, u32, u64, f64); 4] = [
+    ("binary-tree", 13, 47_795_450, 14.2),
+    ("search-tree", 9, 20_086_300, 5.6),
+    ("red-black-tree", 10, 7_530_712, 5.5),
+    ("sorted-list", 12, 16_225_257, 6.9),
+];
 
 #[derive(clap::Args)]
 struct BeapiBench {
@@ -283,9 +302,10 @@ fn targets(bench: &BeapiBench) -> anyhow::Result<()> {
 
 /// `subject:from-to` → (subject, scopes).
 fn parse_run(item: &str) -> Result<(String, std::ops::RangeInclusive<u32>), crate::BadInput> {
-    let bad = || crate::BadInput(format!("`{item}`: write runs as subject:from-to, e.g. binary-tree:10-14"));
+    let bad =
+        || crate::BadInput(format!("`{item}`: write runs as subject:from-to or subject:n, e.g. binary-tree:10-14"));
     let (subject, scopes) = item.split_once(':').ok_or_else(bad)?;
-    let (from, to) = scopes.split_once('-').ok_or_else(bad)?;
+    let (from, to) = scopes.split_once('-').unwrap_or((scopes, scopes));
     let from: u32 = from.trim().parse().map_err(|_| bad())?;
     let to: u32 = to.trim().parse().map_err(|_| bad())?;
     if from == 0 || from > to {
@@ -296,16 +316,27 @@ fn parse_run(item: &str) -> Result<(String, std::ops::RangeInclusive<u32>), crat
 
 fn korat_table(bench: &KoratBench) -> anyhow::Result<()> {
     use smallscope::korat::{find_korat_subject, search_parallel, SearchOptions};
-    let runs = bench.runs.iter().map(|r| parse_run(r)).collect::<Result<Vec<_>, _>>()?;
+    let defaults = match bench.instructions {
+        true => ["binary-tree:10", "search-tree:8", "red-black-tree:9", "sorted-list:10"],
+        false => ["binary-tree:13", "search-tree:9", "red-black-tree:10", "sorted-list:12"],
+    };
+    let items: Vec<String> = match bench.runs.is_empty() {
+        true => defaults.iter().map(|d| d.to_string()).collect(),
+        false => bench.runs.clone(),
+    };
+    let runs = items.iter().map(|r| parse_run(r)).collect::<Result<Vec<_>, _>>()?;
     for (subject, _) in &runs {
         if find_korat_subject(subject).is_none() {
             bail!(crate::BadInput(format!("unknown Korat subject `{subject}`")));
         }
     }
-    println!("Korat, stock finitizations, {} thread(s)", bench.threads);
+    if bench.instructions {
+        return korat_instructions(&runs);
+    }
+    println!("Korat, stock finitizations, {} thread(s); Korat 1.0 is one thread", bench.threads);
     println!(
-        "{:<16} {:>5} {:>12} {:>14} {:>9} {:>14}",
-        "subject", "scope", "found", "explored", "seconds", "candidates/s"
+        "{:<16} {:>5} {:>12} {:>14} {:>9} {:>14} {:>12}",
+        "subject", "scope", "found", "explored", "seconds", "candidates/s", "x Korat 1.0"
     );
     for (subject, scopes) in runs {
         let registration = find_korat_subject(&subject).expect("checked above");
@@ -314,14 +345,59 @@ fn korat_table(bench: &KoratBench) -> anyhow::Result<()> {
             let invariants = (registration.invariants)();
             let (stats, _) =
                 search_parallel::<_, ()>(space, invariants.as_ref(), SearchOptions::default(), bench.threads, |_| None);
+            let rate = stats.explored as f64 / stats.seconds.max(1e-9);
+            let versus = KORAT_1_0
+                .iter()
+                .find(|(s, n, explored, _)| *s == subject && *n == scope && *explored == stats.explored)
+                .map_or("-".to_owned(), |(_, _, explored, seconds)| {
+                    format!("{:.1}", rate / (*explored as f64 / seconds))
+                });
             println!(
-                "{:<16} {:>5} {:>12} {:>14} {:>9.2} {:>14.0}",
+                "{:<16} {:>5} {:>12} {:>14} {:>9.2} {:>14.0} {:>12}",
+                subject, scope, stats.found, stats.explored, stats.seconds, rate, versus
+            );
+            std::io::stdout().flush()?;
+        }
+    }
+    Ok(())
+}
+
+/// Instructions per explored candidate, counted by callgrind over a whole
+/// `smallscope korat` run in one process and one thread.
+fn korat_instructions(runs: &[(String, std::ops::RangeInclusive<u32>)]) -> anyhow::Result<()> {
+    let exe = std::env::current_exe().context("finding this program to run under callgrind")?;
+    let dir = tempfile::tempdir()?;
+    println!("Korat under callgrind: instructions of the whole run per explored candidate, one thread");
+    println!("{:<16} {:>5} {:>14} {:>16} {:>14}", "subject", "scope", "explored", "instructions", "per candidate");
+    for (subject, scopes) in runs {
+        for scope in scopes.clone() {
+            let out = dir.path().join(format!("{subject}-{scope}.callgrind"));
+            let ran = std::process::Command::new("valgrind")
+                .arg("--tool=callgrind")
+                .arg(format!("--callgrind-out-file={}", out.display()))
+                .arg(&exe)
+                .args(["korat", subject, "--scope", &scope.to_string()])
+                .args(["--threads", "1", "--format", "json", "--no-isolation"])
+                .output()
+                .context("running valgrind (install it: apt-get install valgrind)")?;
+            if !ran.status.success() {
+                bail!("callgrind on {subject} at scope {scope} failed: {}", String::from_utf8_lossy(&ran.stderr));
+            }
+            let counted: KoratSummary =
+                serde_json::from_slice(&ran.stdout).context("reading the korat command's JSON summary")?;
+            let profile = std::fs::read_to_string(&out).context("reading callgrind's output")?;
+            let instructions: u64 = profile
+                .lines()
+                .find_map(|line| line.strip_prefix("totals:"))
+                .and_then(|total| total.trim().parse().ok())
+                .context("callgrind's output has no `totals:` line")?;
+            println!(
+                "{:<16} {:>5} {:>14} {:>16} {:>14.0}",
                 subject,
                 scope,
-                stats.found,
-                stats.explored,
-                stats.seconds,
-                stats.explored as f64 / stats.seconds.max(1e-9)
+                counted.explored,
+                instructions,
+                instructions as f64 / counted.explored.max(1) as f64
             );
             std::io::stdout().flush()?;
         }

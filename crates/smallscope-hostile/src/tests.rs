@@ -186,7 +186,7 @@ struct Watch {
 
 impl Invariants for Watch {
     fn rep_ok(&self, candidate: &Candidate) -> bool {
-        let shape = korat::shape(Tree::view(candidate, 0, 0));
+        let shape = korat::shape(Tree::root(candidate));
         let runs = self.runs.fetch_add(1, Ordering::Relaxed);
         if shape.as_deref().is_some_and(korat::is_trigger) {
             let valid = self.valid.load(Ordering::Relaxed);

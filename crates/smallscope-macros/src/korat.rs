@@ -77,6 +77,8 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
     let mut declares = Vec::new();
     let mut readers = Vec::new();
     let mut touches = Vec::new();
+    // Whether the fields before this one are one slot each, as a constant expression.
+    let mut one_slot_each_before = quote!(true);
     for (index, field) in fields.named.iter().enumerate() {
         let ident = field.ident.as_ref().expect("named field");
         let ty = &field.ty;
@@ -104,9 +106,13 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
             #[doc = #doc]
             #[inline]
             #vis fn #ident(self) -> <#ty as ::smallscope::korat::FieldType>::Out<'c> {
-                self.handle.read_field::<#ty>(#index)
+                self.handle.read_field_at::<#ty>(#index, { #one_slot_each_before })
             }
         });
+        one_slot_each_before = quote! {
+            #one_slot_each_before && <#ty as ::smallscope::korat::FieldType>::FIXED_WIDTH
+                && <#ty as ::smallscope::korat::FieldType>::WIDTH == 1
+        };
         touches.push(quote!(let _ = &self.#ident;));
     }
     let view_doc =
@@ -129,12 +135,16 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
                 id
             }
 
-            fn view(
-                candidate: &::smallscope::korat::Candidate,
-                class: ::smallscope::korat::ClassId,
-                object: u32,
-            ) -> #view<'_> {
-                #view { handle: ::smallscope::korat::ViewHandle::new(candidate, class, object) }
+        }
+
+        impl<'c> ::smallscope::korat::View<'c> for #view<'c> {
+            #[inline]
+            fn from_handle(handle: ::smallscope::korat::ViewHandle<'c>) -> Self {
+                #view { handle }
+            }
+            #[inline]
+            fn handle(self) -> ::smallscope::korat::ViewHandle<'c> {
+                self.handle
             }
         }
 

@@ -421,18 +421,19 @@ pub fn compare<T: Subject, M: Model>(
             }
         }
     };
-    let stats = {
-        // Each valid candidate is materialized as it is found; reading its
-        // fields there does not change the search.
-        let invariants = korat::from_fn::<M>(rep_ok);
-        korat::search_with(space, &invariants, SearchOptions { prune_eq_classes: false }, &mut |candidate| {
-            let converted = run_captured(UserCode::new(During::Convert, 0), || convert(M::view(candidate, 0, 0)))
-                .map_err(|outcome| match outcome {
-                    Outcome::Panicked(panic) | Outcome::AssumeFailed(panic) => panic.to_string(),
-                });
-            sink(converted);
-        })
-    };
+    let stats =
+        {
+            // Each valid candidate is materialized as it is found; reading its
+            // fields there does not change the search.
+            let invariants = korat::from_fn::<M>(rep_ok);
+            korat::search_with(space, &invariants, SearchOptions { prune_eq_classes: false }, &mut |candidate| {
+                let converted = run_captured(UserCode::new(During::Convert, 0), || convert(M::root(candidate)))
+                    .map_err(|outcome| match outcome {
+                        Outcome::Panicked(panic) | Outcome::AssumeFailed(panic) => panic.to_string(),
+                    });
+                sink(converted);
+            })
+        };
     if let Some(error) = error {
         return Err(error);
     }

@@ -6,7 +6,7 @@
 //! breadth-first walk reading `left` before `right`, then `size`, so the
 //! explored counts are Korat's.
 
-use smallscope::korat::{Korat, Ref};
+use smallscope::korat::{BreadthFirst, Korat, Ref};
 
 #[derive(Korat)]
 pub struct BinaryTree {
@@ -27,30 +27,15 @@ pub fn rep_ok(tree: BinaryTreeView<'_>) -> bool {
     let Some(root) = tree.root() else {
         return tree.size() == 0;
     };
-    // Breadth first: `visited` is also the queue, read from `next` on.
-    let mut visited = Vec::with_capacity(16);
-    visited.push(root);
-    let mut next = 0;
-    while let Some(&current) = visited.get(next) {
-        next += 1;
+    // Scratch memory: no allocation per candidate.
+    let mut walk = BreadthFirst::new(root);
+    while let Some(current) = walk.next() {
         // `right` is read only once `left` passed, as in the original.
-        if !reach(current.left(), &mut visited) || !reach(current.right(), &mut visited) {
+        if !walk.reach(current.left()) || !walk.reach(current.right()) {
             return false;
         }
     }
-    visited.len() as i64 == tree.size()
-}
-
-/// Adds a child to the walk; false if it was reached before.
-fn reach<'c>(child: Option<NodeView<'c>>, visited: &mut Vec<NodeView<'c>>) -> bool {
-    match child {
-        Some(child) if visited.contains(&child) => false,
-        Some(child) => {
-            visited.push(child);
-            true
-        }
-        None => true,
-    }
+    walk.reached() as i64 == tree.size()
 }
 
 smallscope::korat_subject!("binary-tree", BinaryTree, rep_ok = rep_ok);

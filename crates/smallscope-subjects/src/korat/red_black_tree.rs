@@ -14,9 +14,7 @@
 //! third walk (node, left, right) for the black heights; then the keys,
 //! depth first in pre-order.
 
-use std::collections::VecDeque;
-
-use smallscope::korat::{Korat, Ref};
+use smallscope::korat::{BreadthFirst, Korat, Ref, ScratchVec};
 
 const RED: i64 = 0;
 const BLACK: i64 = 1;
@@ -52,41 +50,35 @@ pub fn rep_ok(tree: RedBlackTreeView<'_>) -> bool {
     if root.parent().is_some() {
         return false;
     }
-    let mut visited = vec![root];
-    let mut work = VecDeque::from([root]);
-    while let Some(current) = work.pop_front() {
+    let mut walk = BreadthFirst::new(root);
+    while let Some(current) = walk.next() {
         // `right` is read only once the left child passed.
-        if !adopt(current, current.left(), &mut visited, &mut work)
-            || !adopt(current, current.right(), &mut visited, &mut work)
-        {
+        if !adopt(current, current.left(), &mut walk) || !adopt(current, current.right(), &mut walk) {
             return false;
         }
     }
-    visited.len() as i64 == tree.size() && colors_ok(root) && ordered_keys(root, None, None)
+    walk.reached() as i64 == tree.size() && colors_ok(root) && ordered_keys(root, None, None)
 }
 
 /// Adds `child` of `parent` to the walk: false if it was reached before or
 /// its `parent` link is not `parent`.
-fn adopt<'c>(
-    parent: NodeView<'c>,
-    child: Option<NodeView<'c>>,
-    visited: &mut Vec<NodeView<'c>>,
-    work: &mut VecDeque<NodeView<'c>>,
-) -> bool {
+fn adopt<'c>(parent: NodeView<'c>, child: Option<NodeView<'c>>, walk: &mut BreadthFirst<'c, NodeView<'c>>) -> bool {
     let Some(child) = child else { return true };
-    if visited.contains(&child) || child.parent() != Some(parent) {
+    if walk.contains(child) || child.parent() != Some(parent) {
         return false;
     }
-    visited.push(child);
-    work.push_back(child);
-    true
+    walk.add(child)
 }
 
 /// No red node has a red child; every path to null has as many black nodes.
 fn colors_ok(root: NodeView<'_>) -> bool {
     let is_red = |node: Option<NodeView<'_>>| node.is_some_and(|n| n.color() == RED);
-    let mut work = VecDeque::from([root]);
-    while let Some(current) = work.pop_front() {
+    // Breadth first, as a queue read from `next` on (the tree is known acyclic).
+    let mut work = ScratchVec::new(root);
+    work.push(root);
+    let mut next = 0;
+    while let Some(&current) = work.get(next) {
+        next += 1;
         let (left, right) = (current.left(), current.right());
         if current.color() == RED && (is_red(left) || is_red(right)) {
             return false;
@@ -95,15 +87,18 @@ fn colors_ok(root: NodeView<'_>) -> bool {
         work.extend(right);
     }
     let mut black_height = None;
-    let mut paths = VecDeque::from([(Some(root), 0)]);
-    while let Some((node, mut blacks)) = paths.pop_front() {
+    let mut paths = ScratchVec::new(root);
+    paths.push((Some(root), 0));
+    let mut next = 0;
+    while let Some(&(node, mut blacks)) = paths.get(next) {
+        next += 1;
         match node {
             Some(node) => {
                 if node.color() == BLACK {
                     blacks += 1;
                 }
-                paths.push_back((node.left(), blacks));
-                paths.push_back((node.right(), blacks));
+                paths.push((node.left(), blacks));
+                paths.push((node.right(), blacks));
             }
             None if *black_height.get_or_insert(blacks) != blacks => return false,
             None => {}

@@ -14,9 +14,7 @@
 //! search is `BinaryTree`'s, with a search over the keys wherever
 //! `BinaryTree` finds a tree.
 
-use std::collections::VecDeque;
-
-use smallscope::korat::{Korat, Ref};
+use smallscope::korat::{BreadthFirst, Korat, Ref};
 
 #[derive(Korat)]
 pub struct SearchTree {
@@ -48,21 +46,14 @@ pub fn rep_ok(tree: SearchTreeView<'_>) -> bool {
 /// Breadth-first walk reading `left`, then `right`; the node count, or
 /// `None` if a node is reached twice.
 fn acyclic(root: NodeView<'_>) -> Option<usize> {
-    let mut visited = vec![root];
-    let mut work = VecDeque::from([root]);
-    while let Some(current) = work.pop_front() {
+    let mut walk = BreadthFirst::new(root);
+    while let Some(current) = walk.next() {
         // `right` is read only once `left` passed.
-        for child in [NodeView::left, NodeView::right] {
-            if let Some(child) = child(current) {
-                if visited.contains(&child) {
-                    return None;
-                }
-                visited.push(child);
-                work.push_back(child);
-            }
+        if !walk.reach(current.left()) || !walk.reach(current.right()) {
+            return None;
         }
     }
-    Some(visited.len())
+    Some(walk.reached())
 }
 
 /// Keys strictly between `min` and `max` (`None`: unbounded), in pre-order.

@@ -16,7 +16,7 @@
 //! checked (null, then order) before the next is read. A valid candidate
 //! has read every reachable field.
 
-use smallscope::korat::{Korat, Ref};
+use smallscope::korat::{Korat, ObjectSet, Ref};
 
 #[derive(Korat)]
 pub struct SortedList {
@@ -44,7 +44,9 @@ pub fn rep_ok(list: SortedListView<'_>) -> bool {
     if header.element().is_some() {
         return false;
     }
-    let mut visited = vec![header];
+    let mut visited = ObjectSet::new(list);
+    visited.insert(header);
+    let mut entries = 1;
     let mut current = header;
     loop {
         let Some(next) = current.next() else {
@@ -54,12 +56,12 @@ pub fn rep_ok(list: SortedListView<'_>) -> bool {
             return false;
         }
         current = next;
-        if visited.contains(&next) {
+        if !visited.insert(next) {
             break;
         }
-        visited.push(next);
+        entries += 1;
     }
-    if current != header || visited.len() as i64 - 1 != list.size() {
+    if current != header || entries - 1 != list.size() {
         return false;
     }
     sorted(header)

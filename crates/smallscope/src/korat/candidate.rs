@@ -9,7 +9,8 @@ use std::cell::Cell;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use super::space::{ClassId, FieldKind, SlotDomain, Space, SpaceBuilder};
+use super::scratch::ScratchPool;
+use super::space::{ClassId, FieldKind, SlotCode, Space, SpaceBuilder};
 use crate::error::MAX_DOMAIN;
 use crate::runner::flight::ReadLog;
 use crate::ConfigError;
@@ -17,26 +18,57 @@ use crate::ConfigError;
 /// A candidate structure of a [`Space`].
 pub struct Candidate {
     space: Arc<Space>,
+    /// Per slot: its value as views see it, and whether it was read.
+    slots: Box<[SlotState]>,
+    /// The value indices, one per slot.
     values: Vec<u32>,
+    /// The space's decoding tables, copied so that a write needs no `Arc`.
+    codes: Box<[SlotCode]>,
+    value_table: Box<[i64]>,
     /// In the thread's flight slot when it has one, so the reads of a
     /// `rep_ok` that kills the process are known.
     log: ReadLog,
-    /// `seen[slot] == generation`: the slot was read in this run.
-    seen: Box<[Cell<u32>]>,
     generation: Cell<u32>,
+    /// Whether the root class (declared first) has an object.
+    has_root: bool,
+    /// Memory invariants borrow instead of allocating.
+    pub(super) scratch: ScratchPool,
 }
+
+/// One slot as the read path needs it, in one place: a read is a check of
+/// `seen`, and a load of `decoded`, which the search keeps up to date as
+/// it changes values (a few slots per candidate; reads are many more).
+#[derive(Clone)]
+struct SlotState {
+    /// A value slot: the value (`i64` bits). A reference slot: the object's
+    /// first slot in the high half and its id in the low half, or [`NULL`].
+    decoded: u64,
+    /// `seen == generation`: the slot was read in this run.
+    seen: Cell<u32>,
+}
+
+/// A null reference, decoded.
+const NULL: u64 = u64::MAX;
 
 impl Candidate {
     /// The first candidate: every slot at its first value.
     pub fn new(space: Arc<Space>) -> Self {
         let n = space.slots.len();
-        Candidate {
-            space,
+        let mut candidate = Candidate {
+            slots: vec![SlotState { decoded: 0, seen: Cell::new(0) }; n].into(),
             values: vec![0; n],
+            codes: space.codes.clone().into(),
+            value_table: space.value_table.clone().into(),
             log: ReadLog::new(n),
-            seen: (0..n).map(|_| Cell::new(0)).collect(),
             generation: Cell::new(1),
+            has_root: space.classes.first().is_some_and(|c| c.objects > 0),
+            scratch: ScratchPool::default(),
+            space,
+        };
+        for slot in 0..n {
+            candidate.set(slot, 0);
         }
+        candidate
     }
 
     pub fn space(&self) -> &Space {
@@ -52,24 +84,45 @@ impl Candidate {
         &self.values
     }
 
-    pub(super) fn values_mut(&mut self) -> &mut Vec<u32> {
-        &mut self.values
+    /// Sets a slot's value index.
+    #[inline]
+    pub(super) fn set(&mut self, slot: usize, index: u32) {
+        self.values[slot] = index;
+        let code = &self.codes[slot];
+        self.slots[slot].decoded = match code.is_ref {
+            true => match index.checked_sub(code.first) {
+                Some(object) => (u64::from(code.base + object * code.stride) << 32) | u64::from(code.first_id + object),
+                None => NULL,
+            },
+            false => self.value_table[(code.first + index) as usize] as u64,
+        };
+    }
+
+    /// Sets every slot's value index.
+    pub(super) fn set_values(&mut self, values: &[u32]) {
+        for (slot, &index) in values.iter().enumerate() {
+            if self.values[slot] != index {
+                self.set(slot, index);
+            }
+        }
     }
 
     /// Forgets the reads logged so far.
+    #[inline]
     pub(super) fn clear_log(&self) {
         self.log.clear();
         let next = self.generation.get().wrapping_add(1);
         if next == 0 {
-            self.seen.iter().for_each(|s| s.set(0));
+            self.slots.iter().for_each(|s| s.seen.set(0));
             self.generation.set(1);
         } else {
             self.generation.set(next);
         }
     }
 
-    /// The slots read since the log was cleared, in first-read order, into
-    /// `out` (whose buffer the log keeps for the next run).
+    /// The slots read since the log was cleared, in first-read order,
+    /// into `out` (cleared first); the log is cleared.
+    #[inline]
     pub(super) fn take_log_into(&self, out: &mut Vec<u32>) {
         self.log.copy_into(out);
         self.log.clear();
@@ -83,47 +136,52 @@ impl Candidate {
     }
 
     /// Whether `slot` was read since the log was cleared.
+    #[inline]
     pub(super) fn was_read(&self, slot: usize) -> bool {
-        self.seen[slot].get() == self.generation.get()
+        self.slots[slot].seen.get() == self.generation.get()
+    }
+
+    /// Logs a read of `slot` (the first one in this run) and returns its state.
+    #[inline(always)]
+    fn touch(&self, slot: usize) -> &SlotState {
+        let state = &self.slots[slot];
+        let generation = self.generation.get();
+        if state.seen.get() != generation {
+            state.seen.set(generation);
+            self.log.push(slot as u32);
+        }
+        state
     }
 
     /// Reads a slot's value index, logging the first read.
     #[inline]
     pub fn read(&self, slot: usize) -> u32 {
-        let generation = self.generation.get();
-        let seen = &self.seen[slot];
-        if seen.get() != generation {
-            seen.set(generation);
-            self.log.push(slot as u32);
-        }
+        self.touch(slot);
         self.values[slot]
     }
 
     /// Reads a slot holding a value (integer or boolean).
-    #[inline]
+    #[inline(always)]
     pub fn read_value(&self, slot: usize) -> i64 {
-        let index = self.read(slot);
-        match &self.space.slots[slot] {
-            SlotDomain::Values(values) => values[index as usize],
-            SlotDomain::Ref { .. } => panic!("slot {} holds a reference, not a value", self.space.slot_name(slot)),
-        }
+        let decoded = self.touch(slot).decoded;
+        debug_assert!(!self.codes[slot].is_ref, "slot {} holds a reference", self.space.slot_name(slot));
+        decoded as i64
     }
 
-    /// Reads a reference slot: the class and object it points to, or `None`.
-    #[inline]
-    pub fn read_ref(&self, slot: usize) -> Option<(ClassId, u32)> {
-        let index = self.read(slot);
-        match &self.space.slots[slot] {
-            domain @ SlotDomain::Ref { class, .. } => domain.object(index).map(|o| (*class, o)),
-            SlotDomain::Values(_) => panic!("slot {} holds a value, not a reference", self.space.slot_name(slot)),
-        }
+    /// Reads a reference slot: the object it points to, or `None`.
+    #[inline(always)]
+    pub fn read_ref(&self, slot: usize) -> Option<ViewHandle<'_>> {
+        let decoded = self.touch(slot).decoded;
+        debug_assert!(self.codes[slot].is_ref, "slot {} holds a value", self.space.slot_name(slot));
+        (decoded != NULL).then_some(ViewHandle { candidate: self, base: (decoded >> 32) as u32, id: decoded as u32 })
     }
 
-    /// The value of a slot without logging (for reports and materialization).
+    /// The value of a slot without logging (for reports and materialization);
+    /// a reference slot's value index.
     pub fn peek_value(&self, slot: usize) -> i64 {
-        match &self.space.slots[slot] {
-            SlotDomain::Values(values) => values[self.values[slot] as usize],
-            SlotDomain::Ref { .. } => i64::from(self.values[slot]),
+        match self.codes[slot].is_ref {
+            true => i64::from(self.values[slot]),
+            false => self.slots[slot].decoded as i64,
         }
     }
 }
@@ -203,10 +261,20 @@ fn bound_values(space: &mut SpaceBuilder, field: &str, bound: &Option<Domain>, m
 /// A model class: `#[derive(Korat)]` implements it.
 pub trait Model: 'static {
     /// The generated view type, through which invariants read fields.
-    type View<'c>: Copy;
+    type View<'c>: View<'c>;
     /// Declares the class and its fields (and, first, the classes they reach).
     fn declare(space: &mut SpaceBuilder, n: i64) -> ClassId;
-    fn view(candidate: &Candidate, class: ClassId, object: u32) -> Self::View<'_>;
+    /// The view of the root object of `candidate` (object 0 of class 0).
+    #[inline]
+    fn root(candidate: &Candidate) -> Self::View<'_> {
+        Self::View::from_handle(ViewHandle::root(candidate))
+    }
+}
+
+/// A generated view type: a [`ViewHandle`] with field methods.
+pub trait View<'c>: Copy {
+    fn from_handle(handle: ViewHandle<'c>) -> Self;
+    fn handle(self) -> ViewHandle<'c>;
 }
 
 /// A field type in a model: how it is declared and read.
@@ -216,6 +284,10 @@ pub trait FieldType {
     fn read(candidate: &Candidate, slot: usize) -> Self::Out<'_>;
     /// Slots one value of this type occupies.
     const WIDTH: usize = 1;
+    /// Whether every finitization gives the field [`Self::WIDTH`] slots
+    /// (an array's width depends on its lengths): the fields after a
+    /// fixed-width field have offsets known at compile time.
+    const FIXED_WIDTH: bool = true;
 }
 
 /// A non-null reference to an object of `T` (a model field type).
@@ -232,9 +304,9 @@ impl<T: Model> FieldType for Ref<T> {
         }
         FieldKind::Ref { class: T::declare(space, n), nullable: false }
     }
+    #[inline]
     fn read(candidate: &Candidate, slot: usize) -> T::View<'_> {
-        let (class, object) = candidate.read_ref(slot).expect("a non-null reference slot");
-        T::view(candidate, class, object)
+        T::View::from_handle(candidate.read_ref(slot).expect("a non-null reference slot"))
     }
 }
 
@@ -243,8 +315,9 @@ impl<T: Model> FieldType for Option<Ref<T>> {
     fn kind(space: &mut SpaceBuilder, n: i64, bounds: &Bounds) -> FieldKind {
         FieldKind::Ref { class: T::declare(space, n), nullable: bounds.nullable.unwrap_or(true) }
     }
+    #[inline]
     fn read(candidate: &Candidate, slot: usize) -> Option<T::View<'_>> {
-        candidate.read_ref(slot).map(|(class, object)| T::view(candidate, class, object))
+        candidate.read_ref(slot).map(T::View::from_handle)
     }
 }
 
@@ -255,6 +328,7 @@ macro_rules! int_field {
             fn kind(space: &mut SpaceBuilder, _n: i64, bounds: &Bounds) -> FieldKind {
                 FieldKind::Values(bound_values(space, bounds.field, &bounds.ints, "a domain: #[korat(ints = A..B)]"))
             }
+            #[inline]
             fn read(candidate: &Candidate, slot: usize) -> $t {
                 candidate.read_value(slot) as $t
             }
@@ -280,6 +354,7 @@ macro_rules! optional_int_field {
                     other => other,
                 }
             }
+            #[inline]
             fn read(candidate: &Candidate, slot: usize) -> Option<$t> {
                 let value = candidate.read_value(slot);
                 (value != NULL_VALUE).then_some(value as $t)
@@ -294,6 +369,7 @@ impl FieldType for bool {
     fn kind(_space: &mut SpaceBuilder, _n: i64, _bounds: &Bounds) -> FieldKind {
         FieldKind::Values(vec![0, 1])
     }
+    #[inline]
     fn read(candidate: &Candidate, slot: usize) -> bool {
         candidate.read_value(slot) != 0
     }
@@ -301,6 +377,7 @@ impl FieldType for bool {
 
 impl<E: FieldType> FieldType for Array<E> {
     type Out<'c> = ArrayView<'c, E>;
+    const FIXED_WIDTH: bool = false;
     fn kind(space: &mut SpaceBuilder, n: i64, bounds: &Bounds) -> FieldKind {
         let lengths = bound_values(space, bounds.field, &bounds.length, "lengths: #[korat(length = A..B)]");
         let element = E::kind(space, n, bounds);
@@ -309,6 +386,7 @@ impl<E: FieldType> FieldType for Array<E> {
         }
         FieldKind::Array { lengths, element: Box::new(element) }
     }
+    #[inline]
     fn read(candidate: &Candidate, slot: usize) -> ArrayView<'_, E> {
         ArrayView { candidate, slot, element: PhantomData }
     }
@@ -354,36 +432,82 @@ impl<'c, E: FieldType> ArrayView<'c, E> {
 #[derive(Clone, Copy)]
 pub struct ViewHandle<'c> {
     candidate: &'c Candidate,
-    class: ClassId,
-    object: u32,
+    /// The object's first slot.
+    base: u32,
+    /// The object's number among the objects of every class.
+    id: u32,
 }
 
 impl<'c> ViewHandle<'c> {
-    /// A handle on `object` of `class`; used by generated code.
+    /// A handle on `object` of `class`; panics if the space has no such object.
     pub fn new(candidate: &'c Candidate, class: ClassId, object: u32) -> Self {
-        ViewHandle { candidate, class, object }
+        let space = candidate.space();
+        let decl = space.classes.get(class as usize).expect("a class of the candidate's space");
+        assert!(
+            (object as usize) < decl.objects,
+            "class {} has {} objects, not {}",
+            decl.name,
+            decl.objects,
+            object + 1
+        );
+        let base = (decl.base + object as usize * decl.stride) as u32;
+        ViewHandle { candidate, base, id: space.first_ids[class as usize] + object }
+    }
+
+    /// The root: object 0 of class 0, which the space lays out first.
+    #[inline]
+    pub fn root(candidate: &'c Candidate) -> Self {
+        assert!(candidate.has_root, "the root class has no objects");
+        ViewHandle { candidate, base: 0, id: 0 }
     }
 
     /// Reads field `field` (its declaration index) as type `F`, logging the read.
     #[inline]
     pub fn read_field<F: FieldType>(self, field: usize) -> F::Out<'c> {
-        let slot = self.candidate.space().slot(self.class, self.object, field);
-        F::read(self.candidate, slot)
+        let offset = self.candidate.space().classes[self.class() as usize].fields[field].offset;
+        F::read(self.candidate, self.base as usize + offset)
+    }
+
+    /// [`Self::read_field`] for generated code, which knows at compile
+    /// time whether the fields before `field` are one slot each: then the
+    /// field's slot is the object's first slot plus `field`.
+    #[doc(hidden)]
+    #[inline(always)]
+    pub fn read_field_at<F: FieldType>(self, field: usize, one_slot_each_before: bool) -> F::Out<'c> {
+        match one_slot_each_before {
+            true => F::read(self.candidate, self.base as usize + field),
+            false => self.read_field::<F>(field),
+        }
     }
 
     /// The object's index among the objects of its class.
     pub fn object(self) -> u32 {
-        self.object
+        self.id - self.candidate.space().first_ids[self.class() as usize]
     }
 
     pub fn class(self) -> ClassId {
-        self.class
+        let first_ids = &self.candidate.space().first_ids;
+        // The last class whose objects start at or before this one (classes
+        // with no objects share their first id with the next class).
+        (first_ids.partition_point(|&first| first <= self.id) - 1) as ClassId
+    }
+
+    /// The object's number among the objects of every class: what
+    /// [`ObjectSet`](super::ObjectSet) keys on.
+    #[inline]
+    pub fn id(self) -> u32 {
+        self.id
+    }
+
+    pub(super) fn candidate(self) -> &'c Candidate {
+        self.candidate
     }
 }
 
 impl PartialEq for ViewHandle<'_> {
+    #[inline]
     fn eq(&self, other: &Self) -> bool {
-        std::ptr::eq(self.candidate, other.candidate) && self.class == other.class && self.object == other.object
+        self.id == other.id && std::ptr::eq(self.candidate, other.candidate)
     }
 }
 
@@ -391,6 +515,6 @@ impl Eq for ViewHandle<'_> {}
 
 impl std::hash::Hash for ViewHandle<'_> {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        (self.class, self.object).hash(state);
+        self.id.hash(state);
     }
 }

@@ -14,7 +14,7 @@ use std::sync::{mpsc, Arc};
 use std::time::Instant;
 
 use super::candidate::Candidate;
-use super::space::{FieldKind, SlotDomain, Space};
+use super::space::{FieldKind, SlotCode, Space};
 use crate::events::{During, FailureKind};
 use crate::runner::{flight, run_captured, Address, Killed, Outcome, StopFlag, UserCode};
 
@@ -162,9 +162,40 @@ struct PartRun<'a> {
     options: SearchOptions,
 }
 
+/// Where a part's search is in the current candidate, so that a panic in
+/// user code, which unwinds out of the loop, is resumed from there.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// In the engine's own code: between candidates.
+    Engine,
+    RepOk,
+    EqClass,
+}
+
+/// A part's search state: what survives a panic in user code.
+struct Walk<'r, R> {
+    out: PartOutcome<R>,
+    /// The fields of the current candidate in the order to advance them.
+    stack: Vec<u32>,
+    limits: Limits,
+    reachable: Reachable,
+    /// The fields `eq_class` read on the current candidate, when Korat+
+    /// prunes on them (`eq_known`).
+    eq_fields: Vec<u32>,
+    eq_known: bool,
+    phase: Phase,
+    /// The current candidate is judged: go straight to the next one.
+    judged: bool,
+    found: &'r mut dyn FnMut(&Candidate) -> Option<R>,
+}
+
 impl PartRun<'_> {
     /// Searches the candidates that share `candidate`'s values on the first
     /// `frozen` fields `rep_ok` reads, starting from `candidate`.
+    ///
+    /// User code runs inside one `catch_unwind` for many candidates: a panic
+    /// leaves the loop, is filed against the candidate, and the loop is
+    /// entered again at the next candidate.
     fn search<R>(
         &self,
         candidate: &mut Candidate,
@@ -173,81 +204,121 @@ impl PartRun<'_> {
         found: &mut dyn FnMut(&Candidate) -> Option<R>,
     ) -> PartOutcome<R> {
         let space = candidate.space_arc();
-        let mut out = PartOutcome {
-            stats: SearchStats::default(),
-            found: Vec::new(),
-            failures: Vec::new(),
-            ending: Ending::Next,
+        let mut walk = Walk {
+            out: PartOutcome {
+                stats: SearchStats::default(),
+                found: Vec::new(),
+                failures: Vec::new(),
+                ending: Ending::Next,
+            },
+            stack: Vec::new(),
+            limits: Limits::new(&space),
+            reachable: Reachable::new(&space),
+            eq_fields: Vec::new(),
+            eq_known: false,
+            phase: Phase::Engine,
+            judged: false,
+            found,
         };
-        let mut stack = Vec::new();
         loop {
-            out.stats.explored += 1;
-            let address = Address { run: self.run, input: out.stats.explored, detail: 0 };
-            let culprit = Killed::at(self.killed, address).or(self.opening.filter(|_| out.stats.explored == 1));
-            flight::position(address);
-            let ok = match culprit {
-                Some(killed) => {
-                    out.failures.push(failure_of(killed.kind, killed.during, killed.message.clone(), None, candidate));
-                    stack.clone_from(&killed.reads);
-                    false
+            let ran = run_captured(UserCode::new(During::RepOk, 0), || {
+                self.walk(&space, candidate, frozen, invariants, &mut walk)
+            });
+            match ran {
+                Ok(ending) => {
+                    walk.out.ending = ending;
+                    return walk.out;
                 }
-                None => {
-                    candidate.clear_log();
-                    let verdict = run_captured(UserCode::new(During::RepOk, 0), || invariants.rep_ok(candidate));
-                    candidate.take_log_into(&mut stack);
-                    match verdict {
-                        Ok(ok) => ok,
-                        Err(Outcome::Panicked(panic) | Outcome::AssumeFailed(panic)) => {
-                            out.failures.push(failure_of(
-                                FailureKind::Panic,
-                                During::RepOk,
-                                panic.message,
-                                panic.location,
-                                candidate,
-                            ));
-                            false
+                Err(Outcome::Panicked(panic) | Outcome::AssumeFailed(panic)) => {
+                    let during = match walk.phase {
+                        Phase::EqClass => During::EqClass,
+                        _ => {
+                            candidate.take_log_into(&mut walk.stack);
+                            During::RepOk
                         }
-                    }
-                }
-            };
-            let mut eq_fields = None;
-            if ok {
-                out.stats.found += 1;
-                push_unread_reachable(&space, candidate, &mut stack);
-                // After the stack is complete: what `found` reads changes nothing.
-                out.found.extend(found(candidate));
-                candidate.clear_log();
-                match run_captured(UserCode::new(During::EqClass, 0), || invariants.eq_class(candidate)) {
-                    Ok(Some(class)) => {
-                        out.stats.classes.insert(class);
-                        if self.options.prune_eq_classes {
-                            eq_fields = Some(candidate.take_log());
-                        }
-                    }
-                    Ok(None) => {}
-                    Err(Outcome::Panicked(panic) | Outcome::AssumeFailed(panic)) => out.failures.push(failure_of(
-                        FailureKind::Panic,
-                        During::EqClass,
-                        panic.message,
-                        panic.location,
-                        candidate,
-                    )),
+                    };
+                    let failure = failure_of(FailureKind::Panic, during, panic.message, panic.location, candidate);
+                    walk.out.failures.push(failure);
+                    walk.phase = Phase::Engine;
+                    walk.judged = true;
                 }
             }
+        }
+    }
+
+    /// The search loop, from the current candidate; returns how the part ends.
+    fn walk<R>(
+        &self,
+        space: &Space,
+        candidate: &mut Candidate,
+        frozen: usize,
+        invariants: &dyn Invariants,
+        walk: &mut Walk<'_, R>,
+    ) -> Ending {
+        loop {
+            if !std::mem::take(&mut walk.judged) {
+                self.judge(space, candidate, invariants, walk);
+            }
             // Fields below `frozen` belong to the part's definition.
-            let frozen = frozen.min(stack.len());
-            let next = match eq_fields {
-                Some(eq_fields) => advance_past(&space, candidate.values_mut(), &mut stack, frozen, &eq_fields),
-                None => match advance(&space, candidate.values_mut(), &mut stack, frozen) {
+            let frozen = frozen.min(walk.stack.len());
+            let next = match std::mem::take(&mut walk.eq_known) {
+                true => advance_past(&mut walk.limits, candidate, &mut walk.stack, frozen, &walk.eq_fields),
+                false => match advance(&mut walk.limits, candidate, &mut walk.stack, frozen) {
                     true => None,
                     false => Some(Ending::Next),
                 },
             };
+            walk.eq_fields.clear();
             if let Some(ending) = next {
-                out.ending = ending;
-                return out;
+                return ending;
             }
         }
+    }
+
+    /// Runs the invariants on the current candidate and records the verdict.
+    #[inline]
+    fn judge<R>(&self, space: &Space, candidate: &Candidate, invariants: &dyn Invariants, walk: &mut Walk<'_, R>) {
+        let out = &mut walk.out;
+        walk.eq_known = false;
+        out.stats.explored += 1;
+        let address = Address { run: self.run, input: out.stats.explored, detail: 0 };
+        flight::step(address);
+        let culprit = match self.killed.is_empty() && self.opening.is_none() {
+            true => None,
+            false => Killed::at(self.killed, address).or(self.opening.filter(|_| out.stats.explored == 1)),
+        };
+        if let Some(killed) = culprit {
+            out.failures.push(failure_of(killed.kind, killed.during, killed.message.clone(), None, candidate));
+            walk.stack.clone_from(&killed.reads);
+            walk.limits.truncate(0);
+            return;
+        }
+        candidate.clear_log();
+        walk.phase = Phase::RepOk;
+        let ok = invariants.rep_ok(candidate);
+        walk.phase = Phase::Engine;
+        candidate.take_log_into(&mut walk.stack);
+        if !ok {
+            return;
+        }
+        out.stats.found += 1;
+        walk.reachable.push_unread(space, candidate, &mut walk.stack);
+        // After the stack is complete: what `found` reads changes nothing.
+        out.found.extend((walk.found)(candidate));
+        candidate.clear_log();
+        walk.phase = Phase::EqClass;
+        flight::switch(UserCode::new(During::EqClass, 0));
+        let class = invariants.eq_class(candidate);
+        flight::switch(UserCode::new(During::RepOk, 0));
+        walk.phase = Phase::Engine;
+        if let Some(class) = class {
+            out.stats.classes.insert(class);
+            if self.options.prune_eq_classes {
+                candidate.take_log_into(&mut walk.eq_fields);
+                walk.eq_known = true;
+            }
+        }
+        candidate.clear_log();
     }
 }
 
@@ -323,7 +394,7 @@ impl PartedSearch<'_> {
                             let index = next.fetch_add(1, Ordering::Relaxed);
                             let Some(part) = parts.get(index) else { return };
                             let mut candidate = Candidate::new(self.space.clone());
-                            candidate.values_mut().copy_from_slice(&part.values);
+                            candidate.set_values(&part.values);
                             // Killed inputs of this part only: the search looks them up at every candidate.
                             let killed: Vec<Killed> =
                                 self.killed.iter().filter(|k| k.address.run == index as u64).cloned().collect();
@@ -460,7 +531,7 @@ fn split(space: &Arc<Space>, invariants: &dyn Invariants, target: usize, killed:
                 continue;
             }
             flight::position(address);
-            probe.values_mut().copy_from_slice(&part.values);
+            probe.set_values(&part.values);
             probe.clear_log();
             let _ = run_captured(UserCode::new(During::RepOk, 0), || invariants.rep_ok(&probe));
             let stack = probe.take_log();
@@ -469,7 +540,7 @@ fn split(space: &Arc<Space>, invariants: &dyn Invariants, target: usize, killed:
                 next.push(part);
                 continue;
             };
-            let max = non_iso_max(space, &part.values, &part.prefix, field as usize);
+            let max = Limits::new(space).max(&part.values, &part.prefix, field as usize);
             let first = part.values[field as usize];
             if next.len() + (max - first) as usize + (total - index) > target {
                 next.push(part);
@@ -492,38 +563,93 @@ fn split(space: &Arc<Space>, invariants: &dyn Invariants, target: usize, killed:
     parts
 }
 
-/// The largest index `slot` may take given the fields read before it.
-fn non_iso_max(space: &Space, values: &[u32], earlier: &[u32], slot: usize) -> u32 {
-    match &space.slots[slot] {
-        SlotDomain::Values(values) => values.len() as u32 - 1,
-        SlotDomain::Ref { class, nullable, objects } => {
-            let touched = earlier
-                .iter()
-                .filter_map(|&s| match &space.slots[s as usize] {
-                    domain @ SlotDomain::Ref { class: c, .. } if c == class => domain.object(values[s as usize]),
-                    _ => None,
-                })
-                .max();
-            let untouched = touched.map_or(0, |m| m + 1).min(objects.saturating_sub(1));
-            if *objects == 0 {
-                0
-            } else {
-                untouched + u32::from(*nullable)
+/// Korat's `nonIsoMax`, kept along the stack: for each stack position, one
+/// past the highest object of each class that the reference fields up to
+/// it point to. A reference field ranges over null, those objects and one
+/// more. Rows are recomputed only from the first position whose field or
+/// value changed, not rescanned at every advance.
+struct Limits {
+    codes: Box<[SlotCode]>,
+    classes: usize,
+    /// `rows[i * classes + c]`: for stack position `i`.
+    rows: Vec<u32>,
+    /// Rows below this position are up to date.
+    valid: usize,
+}
+
+impl Limits {
+    fn new(space: &Space) -> Self {
+        Limits { codes: space.codes.clone().into(), classes: space.classes.len(), rows: Vec::new(), valid: 0 }
+    }
+
+    /// The stack changed at position `at` or above.
+    #[inline]
+    fn truncate(&mut self, at: usize) {
+        self.valid = self.valid.min(at);
+    }
+
+    /// The largest value index `slot` may take after the fields `earlier`.
+    #[inline]
+    fn max(&mut self, values: &[u32], earlier: &[u32], slot: usize) -> u32 {
+        let code = self.codes[slot];
+        if !code.is_ref {
+            return code.last;
+        }
+        if code.objects == 0 {
+            return 0;
+        }
+        let touched = match earlier.len() {
+            0 => 0,
+            at => {
+                self.update(values, earlier);
+                self.rows[(at - 1) * self.classes + code.class as usize]
+            }
+        };
+        touched.min(code.last) + code.first
+    }
+
+    /// Brings the rows of every position of `stack` up to date.
+    #[inline]
+    fn update(&mut self, values: &[u32], stack: &[u32]) {
+        let classes = self.classes;
+        if self.rows.len() < stack.len() * classes {
+            self.rows.resize(stack.len() * classes, 0);
+        }
+        for at in self.valid..stack.len() {
+            let (before, row) = self.rows.split_at_mut(at * classes);
+            let row = &mut row[..classes];
+            match at {
+                0 => row.fill(0),
+                _ => row.copy_from_slice(&before[(at - 1) * classes..]),
+            }
+            let slot = stack[at] as usize;
+            let code = self.codes[slot];
+            if code.is_ref {
+                if let Some(object) = values[slot].checked_sub(code.first) {
+                    let touched = &mut row[code.class as usize];
+                    *touched = (*touched).max(object + 1);
+                }
             }
         }
+        self.valid = self.valid.max(stack.len());
     }
 }
 
 /// Korat's next candidate: increments the last read field that can grow.
 /// The first `frozen` fields of the stack stay fixed.
-fn advance(space: &Space, values: &mut [u32], stack: &mut Vec<u32>, frozen: usize) -> bool {
+#[inline]
+fn advance(limits: &mut Limits, candidate: &mut Candidate, stack: &mut Vec<u32>, frozen: usize) -> bool {
     while stack.len() > frozen {
         let slot = stack.pop().expect("longer than frozen") as usize;
-        if values[slot] < non_iso_max(space, values, stack, slot) {
-            values[slot] += 1;
+        limits.truncate(stack.len());
+        let value = candidate.values()[slot];
+        if value < limits.max(candidate.values(), stack, slot) {
+            candidate.set(slot, value + 1);
             return true;
         }
-        values[slot] = 0;
+        if value != 0 {
+            candidate.set(slot, 0);
+        }
     }
     false
 }
@@ -534,15 +660,15 @@ fn advance(space: &Space, values: &mut [u32], stack: &mut Vec<u32>, frozen: usiz
 /// `eq_class` read instead. `None` when it advanced within the part; else
 /// how the sequential search would go on.
 fn advance_past(
-    space: &Space,
-    values: &mut [u32],
+    limits: &mut Limits,
+    candidate: &mut Candidate,
     stack: &mut Vec<u32>,
     frozen: usize,
     eq_fields: &[u32],
 ) -> Option<Ending> {
     let before = stack.clone();
-    let saved: Vec<u32> = values.to_vec();
-    if !advance(space, values, stack, frozen) {
+    let saved: Vec<u32> = candidate.values().to_vec();
+    if !advance(limits, candidate, stack, frozen) {
         if before[frozen..].iter().any(|f| eq_fields.contains(f)) {
             return Some(Ending::Next);
         }
@@ -553,15 +679,16 @@ fn advance_past(
         return None;
     }
     // Undo, then skip to the last eq_class field on the stack.
-    values.copy_from_slice(&saved);
+    candidate.set_values(&saved);
     *stack = before;
     while stack.len() > frozen {
         let top = *stack.last().expect("longer than frozen");
         if eq_fields.contains(&top) {
-            return (!advance(space, values, stack, frozen)).then_some(Ending::Next);
+            return (!advance(limits, candidate, stack, frozen)).then_some(Ending::Next);
         }
-        values[top as usize] = 0;
+        candidate.set(top as usize, 0);
         stack.pop();
+        limits.truncate(stack.len());
     }
     // The skip goes into the fields the part fixes: the sequential search
     // would carry on from the last eq_class field there.
@@ -571,45 +698,88 @@ fn advance_past(
     }
 }
 
-/// Adds the fields reachable from the root that `rep_ok` did not read, as
-/// Korat's `touch` does: an object's fields in declaration order, following
-/// a reference to an object not yet visited at once, before the next field;
-/// an array's length, then its elements in index order.
-fn push_unread_reachable(space: &Space, candidate: &Candidate, stack: &mut Vec<u32>) {
-    if space.classes.first().is_none_or(|c| c.objects == 0) {
-        return;
-    }
-    let mut visited: Vec<Vec<bool>> = space.classes.iter().map(|c| vec![false; c.objects]).collect();
-    visited[0][0] = true;
-    touch(space, candidate, stack, &mut visited, 0, 0);
+/// Korat's `touch`: after a valid candidate, adds the fields reachable from
+/// the root that `rep_ok` did not read: an object's fields in declaration
+/// order, following a reference to an object not yet visited at once,
+/// before the next field; an array's length, then its elements in order.
+struct Reachable {
+    codes: Box<[SlotCode]>,
+    /// Per class: each field's offset in the object, and whether it is an array.
+    fields: Vec<Vec<(u32, bool)>>,
+    /// Per class with no arrays: its slots per object.
+    plain: Vec<Option<u32>>,
+    /// `visited[id] == stamp`: the object was visited in this walk.
+    visited: Vec<u32>,
+    stamp: u32,
 }
 
-fn touch(
-    space: &Space,
-    candidate: &Candidate,
-    stack: &mut Vec<u32>,
-    visited: &mut [Vec<bool>],
-    class: u32,
-    object: u32,
-) {
-    let decl = &space.classes[class as usize];
-    for (f, field) in decl.fields.iter().enumerate() {
-        let first = space.slot(class, object, f);
-        let len = match &field.kind {
-            FieldKind::Array { .. } => candidate.peek_value(first).max(0) as usize,
-            _ => 0,
-        };
-        for slot in std::iter::once(first).chain((0..len).map(|i| first + 1 + i)) {
-            if !candidate.was_read(slot) {
-                stack.push(slot as u32);
+impl Reachable {
+    fn new(space: &Space) -> Self {
+        let fields = space
+            .classes
+            .iter()
+            .map(|c| c.fields.iter().map(|f| (f.offset as u32, matches!(f.kind, FieldKind::Array { .. }))).collect())
+            .collect();
+        let plain = space
+            .classes
+            .iter()
+            .map(|c| c.fields.iter().all(|f| !matches!(f.kind, FieldKind::Array { .. })).then_some(c.stride as u32))
+            .collect();
+        let visited = vec![0; space.objects as usize];
+        Reachable { codes: space.codes.clone().into(), fields, plain, visited, stamp: 0 }
+    }
+
+    fn push_unread(&mut self, space: &Space, candidate: &Candidate, stack: &mut Vec<u32>) {
+        if space.classes.first().is_none_or(|c| c.objects == 0) {
+            return;
+        }
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.visited.fill(0);
+            self.stamp = 1;
+        }
+        self.visited[0] = self.stamp;
+        self.visit(candidate, stack, 0, 0);
+    }
+
+    fn visit(&mut self, candidate: &Candidate, stack: &mut Vec<u32>, class: u32, base: u32) {
+        let class = class as usize;
+        match self.plain[class] {
+            // No arrays: the object's slots are its fields, in order.
+            Some(stride) => {
+                for slot in base as usize..(base + stride) as usize {
+                    self.reach(candidate, stack, slot);
+                }
             }
-            if let domain @ SlotDomain::Ref { class: target, .. } = &space.slots[slot] {
-                if let Some(o) = domain.object(candidate.values()[slot]) {
-                    if !visited[*target as usize][o as usize] {
-                        visited[*target as usize][o as usize] = true;
-                        touch(space, candidate, stack, visited, *target, o);
+            None => {
+                for f in 0..self.fields[class].len() {
+                    let (offset, array) = self.fields[class][f];
+                    let first = (base + offset) as usize;
+                    let len = if array { candidate.peek_value(first).max(0) as usize } else { 0 };
+                    for slot in first..first + len + 1 {
+                        self.reach(candidate, stack, slot);
                     }
                 }
+            }
+        }
+    }
+
+    /// Adds `slot` if unread, then visits the object it points to, if new.
+    #[inline]
+    fn reach(&mut self, candidate: &Candidate, stack: &mut Vec<u32>, slot: usize) {
+        if !candidate.was_read(slot) {
+            stack.push(slot as u32);
+        }
+        let code = &self.codes[slot];
+        if !code.is_ref {
+            return;
+        }
+        if let Some(object) = candidate.values()[slot].checked_sub(code.first) {
+            let (class, base) = (code.class, code.base + object * code.stride);
+            let id = (code.first_id + object) as usize;
+            if self.visited[id] != self.stamp {
+                self.visited[id] = self.stamp;
+                self.visit(candidate, stack, class, base);
             }
         }
     }

@@ -168,8 +168,68 @@ impl SpaceBuilder {
                 ));
             }
         }
-        Ok(Space { classes: self.classes, slots, owners })
+        let mut first_ids = Vec::with_capacity(self.classes.len());
+        let mut objects = 0u64;
+        for class in &self.classes {
+            first_ids.push(objects as u32);
+            objects += class.objects as u64;
+            if objects > MAX_SLOTS {
+                return Err(format!("the classes have more than {MAX_SLOTS} (2^24) objects in all"));
+            }
+        }
+        let objects = objects as u32;
+        let (codes, value_table) = slot_codes(&self.classes, &first_ids, &slots);
+        Ok(Space { classes: self.classes, slots, owners, codes, value_table, first_ids, objects })
     }
+}
+
+/// How a view decodes a slot, one flat record per slot, so that a read is
+/// a few loads and no `match` on the domain.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct SlotCode {
+    /// Values: where the slot's values start in [`Space::value_table`].
+    /// References: 1 when index 0 is null, else 0.
+    pub first: u32,
+    /// The largest value index Korat gives the slot before symmetry
+    /// breaking: the domain's length less one (references: objects less one).
+    pub last: u32,
+    pub is_ref: bool,
+    /// References: objects of the target class.
+    pub objects: u32,
+    /// References: the target class, the first slot of its object 0, its
+    /// slots per object, and its object 0's number among all objects.
+    pub class: u32,
+    pub base: u32,
+    pub stride: u32,
+    pub first_id: u32,
+}
+
+fn slot_codes(classes: &[ClassDecl], first_ids: &[u32], slots: &[SlotDomain]) -> (Vec<SlotCode>, Vec<i64>) {
+    let mut value_table = Vec::new();
+    let codes = slots
+        .iter()
+        .map(|domain| match domain {
+            SlotDomain::Values(values) => {
+                let first = value_table.len() as u32;
+                value_table.extend_from_slice(values);
+                SlotCode { first, last: values.len() as u32 - 1, ..SlotCode::default() }
+            }
+            SlotDomain::Ref { class, nullable, objects } => {
+                let decl = &classes[*class as usize];
+                SlotCode {
+                    first: u32::from(*nullable),
+                    last: objects.saturating_sub(1),
+                    is_ref: true,
+                    objects: *objects,
+                    class: *class,
+                    base: decl.base as u32,
+                    stride: decl.stride as u32,
+                    first_id: first_ids[*class as usize],
+                }
+            }
+        })
+        .collect();
+    (codes, value_table)
 }
 
 fn push_slots(classes: &[ClassDecl], kind: &FieldKind, out: &mut Vec<SlotDomain>) {
@@ -198,6 +258,13 @@ pub struct Space {
     pub slots: Vec<SlotDomain>,
     /// For each slot: its class, object and field.
     pub owners: Vec<(ClassId, u32, u32)>,
+    pub(crate) codes: Vec<SlotCode>,
+    /// Every value slot's values, one after the other.
+    pub(crate) value_table: Vec<i64>,
+    /// Per class: the number of its object 0 among all objects.
+    pub(crate) first_ids: Vec<u32>,
+    /// Objects of every class.
+    pub(crate) objects: u32,
 }
 
 impl Space {

@@ -295,6 +295,26 @@ pub fn position(address: Address) {
     });
 }
 
+/// Marks the next input of a run of inputs entered once (Korat's
+/// candidates): where it is, a new serial for the watchdog, and the
+/// allocation the memory check measures growth from.
+#[inline]
+pub(crate) fn step(address: Address) {
+    with_slot(|words| {
+        words[SERIAL].store(words[SERIAL].load(Relaxed).wrapping_add(1), Relaxed);
+        words[RUN].store(address.run, Relaxed);
+        words[INPUT].store(address.input, Relaxed);
+        words[DETAIL].store(address.detail, Relaxed);
+        words[ALLOCATED].store(super::memory::allocated(), Relaxed);
+    });
+}
+
+/// Says the thread, already in user code, now runs `code`.
+#[inline]
+pub(crate) fn switch(code: UserCode) {
+    with_slot(|words| words[STATE].store(code.state(), Relaxed));
+}
+
 /// Records the fingerprint of the value the next user code looks at.
 pub fn set_print(print: u128) {
     with_slot(|words| {
@@ -334,10 +354,15 @@ pub fn mark(reason: u64) {
 
 /// Korat's log of the fields `rep_ok` read, in first-read order. It lives
 /// in the thread's slot when there is one, so that it outlives a crash.
+///
+/// A push is two stores: the entry, then the length the supervisor reads.
 pub struct ReadLog {
-    words: Box<[AtomicU64]>,
-    shared: Option<&'static [AtomicU64]>,
-    len: Cell<usize>,
+    /// The log's own memory when it is not in a slot: the length word, then entries.
+    _own: Box<[AtomicU64]>,
+    /// The length word; `capacity` entries follow it (in `_own` or a slot).
+    words: std::ptr::NonNull<AtomicU64>,
+    capacity: usize,
+    shared: bool,
 }
 
 impl ReadLog {
@@ -347,55 +372,69 @@ impl ReadLog {
         let shared = CURRENT
             .with(Cell::get)
             .filter(|words| words.len() - LOG >= capacity && !LOG_TAKEN.with(|taken| taken.replace(true)));
-        let words = if shared.is_some() { Box::default() } else { (0..capacity).map(|_| AtomicU64::new(0)).collect() };
-        if let Some(words) = shared {
-            words[LOG_LEN].store(0, Relaxed);
-        }
-        ReadLog { words, shared, len: Cell::new(0) }
+        let own: Box<[AtomicU64]> =
+            if shared.is_some() { Box::default() } else { (0..=capacity).map(|_| AtomicU64::new(0)).collect() };
+        let length_word = match shared {
+            Some(words) => &words[LOG_LEN],
+            None => &own[0],
+        };
+        length_word.store(0, Relaxed);
+        let words = std::ptr::NonNull::from(length_word);
+        ReadLog { _own: own, words, capacity, shared: shared.is_some() }
     }
 
-    fn area(&self) -> &[AtomicU64] {
-        match self.shared {
-            Some(words) => &words[LOG..],
-            None => &self.words,
+    /// The length word, and the entries after it.
+    #[inline(always)]
+    fn parts(&self) -> (&AtomicU64, &[AtomicU64]) {
+        // SAFETY: `words` points to a length word followed by `capacity`
+        // entries, in `_own` (which the log owns; a boxed slice does not
+        // move) or in the thread's slot (which its binding keeps alive).
+        unsafe {
+            let length = self.words.as_ref();
+            (length, std::slice::from_raw_parts(self.words.as_ptr().add(1), self.capacity))
         }
+    }
+
+    /// Appends `slot`; panics when the log is full.
+    #[inline(always)]
+    pub fn push(&self, slot: u32) {
+        let (length, entries) = self.parts();
+        let len = length.load(Relaxed) as usize;
+        entries.get(len).expect("a read log has room for every slot").store(u64::from(slot), Relaxed);
+        length.store(len as u64 + 1, Relaxed);
     }
 
     #[inline]
-    pub fn push(&self, slot: u32) {
-        let len = self.len.get();
-        self.area()[len].store(u64::from(slot), Relaxed);
-        self.len.set(len + 1);
-        if let Some(words) = self.shared {
-            words[LOG_LEN].store(len as u64 + 1, Relaxed);
-        }
-    }
-
     pub fn clear(&self) {
-        self.len.set(0);
-        if let Some(words) = self.shared {
-            words[LOG_LEN].store(0, Relaxed);
-        }
+        self.parts().0.store(0, Relaxed);
     }
 
+    #[inline]
     pub fn len(&self) -> usize {
-        self.len.get()
+        self.parts().0.load(Relaxed) as usize
     }
 
     pub fn is_empty(&self) -> bool {
-        self.len.get() == 0
+        self.len() == 0
     }
 
     /// The reads so far, into `out` (cleared first).
+    #[inline]
     pub fn copy_into(&self, out: &mut Vec<u32>) {
         out.clear();
-        out.extend(self.area()[..self.len.get()].iter().map(|w| w.load(Relaxed) as u32));
+        out.extend(self.entries());
+    }
+
+    /// The reads so far, in order.
+    #[inline]
+    pub fn entries(&self) -> impl ExactSizeIterator<Item = u32> + '_ {
+        self.parts().1[..self.len()].iter().map(|w| w.load(Relaxed) as u32)
     }
 }
 
 impl Drop for ReadLog {
     fn drop(&mut self) {
-        if self.shared.is_some() {
+        if self.shared {
             LOG_TAKEN.with(|taken| taken.set(false));
         }
     }
