@@ -262,8 +262,8 @@ impl PartRun<'_> {
             // Fields below `frozen` belong to the part's definition.
             let frozen = frozen.min(walk.stack.len());
             let next = match std::mem::take(&mut walk.eq_known) {
-                true => advance_past(&mut walk.limits, candidate, &mut walk.stack, frozen, &walk.eq_fields),
-                false => match advance(&mut walk.limits, candidate, &mut walk.stack, frozen) {
+                true => advance_past(space, &mut walk.limits, candidate, &mut walk.stack, frozen, &walk.eq_fields),
+                false => match advance(space, &mut walk.limits, candidate, &mut walk.stack, frozen) {
                     true => None,
                     false => Some(Ending::Next),
                 },
@@ -540,7 +540,7 @@ fn split(space: &Arc<Space>, invariants: &dyn Invariants, target: usize, killed:
                 next.push(part);
                 continue;
             };
-            let max = Limits::new(space).max(&part.values, &part.prefix, field as usize);
+            let max = Limits::new(space).max(&space.codes, &part.values, &part.prefix, field as usize);
             let first = part.values[field as usize];
             if next.len() + (max - first) as usize + (total - index) > target {
                 next.push(part);
@@ -569,7 +569,6 @@ fn split(space: &Arc<Space>, invariants: &dyn Invariants, target: usize, killed:
 /// more. Rows are recomputed only from the first position whose field or
 /// value changed, not rescanned at every advance.
 struct Limits {
-    codes: Box<[SlotCode]>,
     classes: usize,
     /// `rows[i * classes + c]`: for stack position `i`.
     rows: Vec<u32>,
@@ -579,7 +578,7 @@ struct Limits {
 
 impl Limits {
     fn new(space: &Space) -> Self {
-        Limits { codes: space.codes.clone().into(), classes: space.classes.len(), rows: Vec::new(), valid: 0 }
+        Limits { classes: space.classes.len(), rows: Vec::new(), valid: 0 }
     }
 
     /// The stack changed at position `at` or above.
@@ -590,8 +589,8 @@ impl Limits {
 
     /// The largest value index `slot` may take after the fields `earlier`.
     #[inline]
-    fn max(&mut self, values: &[u32], earlier: &[u32], slot: usize) -> u32 {
-        let code = self.codes[slot];
+    fn max(&mut self, codes: &[SlotCode], values: &[u32], earlier: &[u32], slot: usize) -> u32 {
+        let code = codes[slot];
         if !code.is_ref {
             return code.last;
         }
@@ -601,7 +600,7 @@ impl Limits {
         let touched = match earlier.len() {
             0 => 0,
             at => {
-                self.update(values, earlier);
+                self.update(codes, values, earlier);
                 self.rows[(at - 1) * self.classes + code.class as usize]
             }
         };
@@ -610,7 +609,7 @@ impl Limits {
 
     /// Brings the rows of every position of `stack` up to date.
     #[inline]
-    fn update(&mut self, values: &[u32], stack: &[u32]) {
+    fn update(&mut self, codes: &[SlotCode], values: &[u32], stack: &[u32]) {
         let classes = self.classes;
         if self.rows.len() < stack.len() * classes {
             self.rows.resize(stack.len() * classes, 0);
@@ -623,7 +622,7 @@ impl Limits {
                 _ => row.copy_from_slice(&before[(at - 1) * classes..]),
             }
             let slot = stack[at] as usize;
-            let code = self.codes[slot];
+            let code = codes[slot];
             if code.is_ref {
                 if let Some(object) = values[slot].checked_sub(code.first) {
                     let touched = &mut row[code.class as usize];
@@ -638,12 +637,12 @@ impl Limits {
 /// Korat's next candidate: increments the last read field that can grow.
 /// The first `frozen` fields of the stack stay fixed.
 #[inline]
-fn advance(limits: &mut Limits, candidate: &mut Candidate, stack: &mut Vec<u32>, frozen: usize) -> bool {
+fn advance(space: &Space, limits: &mut Limits, candidate: &mut Candidate, stack: &mut Vec<u32>, frozen: usize) -> bool {
     while stack.len() > frozen {
         let slot = stack.pop().expect("longer than frozen") as usize;
         limits.truncate(stack.len());
         let value = candidate.values()[slot];
-        if value < limits.max(candidate.values(), stack, slot) {
+        if value < limits.max(&space.codes, candidate.values(), stack, slot) {
             candidate.set(slot, value + 1);
             return true;
         }
@@ -660,6 +659,7 @@ fn advance(limits: &mut Limits, candidate: &mut Candidate, stack: &mut Vec<u32>,
 /// `eq_class` read instead. `None` when it advanced within the part; else
 /// how the sequential search would go on.
 fn advance_past(
+    space: &Space,
     limits: &mut Limits,
     candidate: &mut Candidate,
     stack: &mut Vec<u32>,
@@ -668,7 +668,7 @@ fn advance_past(
 ) -> Option<Ending> {
     let before = stack.clone();
     let saved: Vec<u32> = candidate.values().to_vec();
-    if !advance(limits, candidate, stack, frozen) {
+    if !advance(space, limits, candidate, stack, frozen) {
         if before[frozen..].iter().any(|f| eq_fields.contains(f)) {
             return Some(Ending::Next);
         }
@@ -684,7 +684,7 @@ fn advance_past(
     while stack.len() > frozen {
         let top = *stack.last().expect("longer than frozen");
         if eq_fields.contains(&top) {
-            return (!advance(limits, candidate, stack, frozen)).then_some(Ending::Next);
+            return (!advance(space, limits, candidate, stack, frozen)).then_some(Ending::Next);
         }
         candidate.set(top as usize, 0);
         stack.pop();
@@ -703,7 +703,6 @@ fn advance_past(
 /// order, following a reference to an object not yet visited at once,
 /// before the next field; an array's length, then its elements in order.
 struct Reachable {
-    codes: Box<[SlotCode]>,
     /// Per class: each field's offset in the object, and whether it is an array.
     fields: Vec<Vec<(u32, bool)>>,
     /// Per class with no arrays: its slots per object.
@@ -726,7 +725,7 @@ impl Reachable {
             .map(|c| c.fields.iter().all(|f| !matches!(f.kind, FieldKind::Array { .. })).then_some(c.stride as u32))
             .collect();
         let visited = vec![0; space.objects as usize];
-        Reachable { codes: space.codes.clone().into(), fields, plain, visited, stamp: 0 }
+        Reachable { fields, plain, visited, stamp: 0 }
     }
 
     fn push_unread(&mut self, space: &Space, candidate: &Candidate, stack: &mut Vec<u32>) {
@@ -770,7 +769,7 @@ impl Reachable {
         if !candidate.was_read(slot) {
             stack.push(slot as u32);
         }
-        let code = &self.codes[slot];
+        let code = candidate.space().codes[slot];
         if !code.is_ref {
             return;
         }
