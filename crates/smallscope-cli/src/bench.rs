@@ -88,6 +88,35 @@ struct KoratBench {
     /// `valgrind`), which counts the same on a busy machine.
     #[arg(long)]
     instructions: bool,
+    /// Only the hand-written binary-tree search at this scope, as JSON (what
+    /// --instructions runs under callgrind for its `by hand` rows).
+    #[arg(long, hide = true)]
+    by_hand: Option<u32>,
+}
+
+/// What the hand-written binary-tree search counted, and its time.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct ByHand {
+    explored: u64,
+    found: u64,
+    seconds: f64,
+}
+
+/// Runs the hand-written binary-tree search (the floor the engine is
+/// measured against) at `scope`.
+fn by_hand(scope: u32) -> Result<ByHand, crate::BadInput> {
+    use smallscope_subjects::korat::binary_tree_by_hand::{search, MAX_SCOPE};
+    if scope as usize > MAX_SCOPE {
+        return Err(crate::BadInput(format!("the hand-written search goes up to scope {MAX_SCOPE}, not {scope}")));
+    }
+    let started = std::time::Instant::now();
+    let counts = search(scope as usize);
+    Ok(ByHand { explored: counts.explored, found: counts.found, seconds: started.elapsed().as_secs_f64() })
+}
+
+/// Whether a row of `subject` at `scope` is followed by the hand-written search's.
+fn has_by_hand_row(subject: &str, scope: u32) -> bool {
+    subject == "binary-tree" && scope as usize <= smallscope_subjects::korat::binary_tree_by_hand::MAX_SCOPE
 }
 
 /// Korat 1.0 on JDK 17, one thread, on the machine type CI runs on:
@@ -316,6 +345,10 @@ fn parse_run(item: &str) -> Result<(String, std::ops::RangeInclusive<u32>), crat
 
 fn korat_table(bench: &KoratBench) -> anyhow::Result<()> {
     use smallscope::korat::{find_korat_subject, search_parallel, SearchOptions};
+    if let Some(scope) = bench.by_hand {
+        println!("{}", serde_json::to_string(&by_hand(scope)?)?);
+        return Ok(());
+    }
     let defaults = match bench.instructions {
         true => ["binary-tree:10", "search-tree:8", "red-black-tree:9", "sorted-list:10"],
         false => ["binary-tree:13", "search-tree:9", "red-black-tree:10", "sorted-list:12"],
@@ -335,7 +368,7 @@ fn korat_table(bench: &KoratBench) -> anyhow::Result<()> {
     }
     println!("Korat, stock finitizations, {} thread(s); Korat 1.0 is one thread", bench.threads);
     println!(
-        "{:<16} {:>5} {:>12} {:>14} {:>9} {:>14} {:>12}",
+        "{:<20} {:>5} {:>12} {:>14} {:>9} {:>14} {:>12}",
         "subject", "scope", "found", "explored", "seconds", "candidates/s", "x Korat 1.0"
     );
     for (subject, scopes) in runs {
@@ -345,63 +378,80 @@ fn korat_table(bench: &KoratBench) -> anyhow::Result<()> {
             let invariants = (registration.invariants)();
             let (stats, _) =
                 search_parallel::<_, ()>(space, invariants.as_ref(), SearchOptions::default(), bench.threads, |_| None);
-            let rate = stats.explored as f64 / stats.seconds.max(1e-9);
-            let versus = KORAT_1_0
-                .iter()
-                .find(|(s, n, explored, _)| *s == subject && *n == scope && *explored == stats.explored)
-                .map_or("-".to_owned(), |(_, _, explored, seconds)| {
-                    format!("{:.1}", rate / (*explored as f64 / seconds))
-                });
-            println!(
-                "{:<16} {:>5} {:>12} {:>14} {:>9.2} {:>14.0} {:>12}",
-                subject, scope, stats.found, stats.explored, stats.seconds, rate, versus
-            );
-            std::io::stdout().flush()?;
+            korat_row(&subject, scope, stats.found, stats.explored, stats.seconds)?;
+            if has_by_hand_row(&subject, scope) {
+                let floor = by_hand(scope)?;
+                korat_row(&format!("{subject} by hand"), scope, floor.found, floor.explored, floor.seconds)?;
+            }
         }
     }
     Ok(())
 }
 
+/// A row of the Korat timing table, compared with Korat 1.0 where it was measured.
+fn korat_row(label: &str, scope: u32, found: u64, explored: u64, seconds: f64) -> anyhow::Result<()> {
+    let subject = label.split(' ').next().unwrap_or(label);
+    let rate = explored as f64 / seconds.max(1e-9);
+    let versus = KORAT_1_0
+        .iter()
+        .find(|(s, n, counted, _)| *s == subject && *n == scope && *counted == explored)
+        .map_or("-".to_owned(), |(_, _, counted, seconds)| format!("{:.1}", rate / (*counted as f64 / seconds)));
+    println!("{label:<20} {scope:>5} {found:>12} {explored:>14} {seconds:>9.2} {rate:>14.0} {versus:>12}");
+    std::io::stdout().flush()?;
+    Ok(())
+}
+
 /// Instructions per explored candidate, counted by callgrind over a whole
-/// `smallscope korat` run in one process and one thread.
+/// `smallscope korat` run in one process and one thread, and over the
+/// hand-written search for binary-tree rows.
 fn korat_instructions(runs: &[(String, std::ops::RangeInclusive<u32>)]) -> anyhow::Result<()> {
-    let exe = std::env::current_exe().context("finding this program to run under callgrind")?;
     let dir = tempfile::tempdir()?;
     println!("Korat under callgrind: instructions of the whole run per explored candidate, one thread");
-    println!("{:<16} {:>5} {:>14} {:>16} {:>14}", "subject", "scope", "explored", "instructions", "per candidate");
+    println!("{:<20} {:>5} {:>14} {:>16} {:>14}", "subject", "scope", "explored", "instructions", "per candidate");
     for (subject, scopes) in runs {
         for scope in scopes.clone() {
-            let out = dir.path().join(format!("{subject}-{scope}.callgrind"));
-            let ran = std::process::Command::new("valgrind")
-                .arg("--tool=callgrind")
-                .arg(format!("--callgrind-out-file={}", out.display()))
-                .arg(&exe)
-                .args(["korat", subject, "--scope", &scope.to_string()])
-                .args(["--threads", "1", "--format", "json", "--no-isolation"])
-                .output()
-                .context("running valgrind (install it: apt-get install valgrind)")?;
-            if !ran.status.success() {
-                bail!("callgrind on {subject} at scope {scope} failed: {}", String::from_utf8_lossy(&ran.stderr));
+            let n = scope.to_string();
+            let engine = ["korat", subject, "--scope", &n, "--threads", "1", "--format", "json", "--no-isolation"];
+            let (summary, instructions) = callgrind::<KoratSummary>(dir.path(), &engine)?;
+            instructions_row(subject, scope, summary.explored, instructions)?;
+            if has_by_hand_row(subject, scope) {
+                let (floor, instructions) = callgrind::<ByHand>(dir.path(), &["bench", "korat", "--by-hand", &n])?;
+                instructions_row(&format!("{subject} by hand"), scope, floor.explored, instructions)?;
             }
-            let counted: KoratSummary =
-                serde_json::from_slice(&ran.stdout).context("reading the korat command's JSON summary")?;
-            let profile = std::fs::read_to_string(&out).context("reading callgrind's output")?;
-            let instructions: u64 = profile
-                .lines()
-                .find_map(|line| line.strip_prefix("totals:"))
-                .and_then(|total| total.trim().parse().ok())
-                .context("callgrind's output has no `totals:` line")?;
-            println!(
-                "{:<16} {:>5} {:>14} {:>16} {:>14.0}",
-                subject,
-                scope,
-                counted.explored,
-                instructions,
-                instructions as f64 / counted.explored.max(1) as f64
-            );
-            std::io::stdout().flush()?;
         }
     }
+    Ok(())
+}
+
+/// Runs this program with `args` under callgrind: what it printed as JSON,
+/// and the instructions it ran.
+fn callgrind<T: serde::de::DeserializeOwned>(dir: &std::path::Path, args: &[&str]) -> anyhow::Result<(T, u64)> {
+    let exe = std::env::current_exe().context("finding this program to run under callgrind")?;
+    let out = dir.join("callgrind.out");
+    let ran = Command::new("valgrind")
+        .arg("--tool=callgrind")
+        .arg(format!("--callgrind-out-file={}", out.display()))
+        .arg(&exe)
+        .args(args)
+        .output()
+        .context("running valgrind (install it: apt-get install valgrind)")?;
+    if !ran.status.success() {
+        bail!("callgrind on `smallscope {}` failed: {}", args.join(" "), String::from_utf8_lossy(&ran.stderr));
+    }
+    let printed = serde_json::from_slice(&ran.stdout).context("reading the run's JSON output")?;
+    let profile = std::fs::read_to_string(&out).context("reading callgrind's output")?;
+    let instructions = profile
+        .lines()
+        .find_map(|line| line.strip_prefix("totals:"))
+        .and_then(|total| total.trim().parse().ok())
+        .context("callgrind's output has no `totals:` line")?;
+    Ok((printed, instructions))
+}
+
+fn instructions_row(label: &str, scope: u32, explored: u64, instructions: u64) -> anyhow::Result<()> {
+    let per_candidate = instructions as f64 / explored.max(1) as f64;
+    println!("{label:<20} {scope:>5} {explored:>14} {instructions:>16} {per_candidate:>14.0}");
+    std::io::stdout().flush()?;
     Ok(())
 }
 

@@ -208,6 +208,29 @@ fn korat_json_summary_has_the_contract_fields() {
     assert!(refused(&["korat", "binary-tree", "--scope", "0"]).contains("scope must be at least 1"));
 }
 
+#[test]
+fn the_korat_bench_prints_the_engine_and_the_hand_written_floor_on_the_same_candidates() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = smallscope(&["bench", "korat", "--runs", "binary-tree:6-7,sorted-list:4"], dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let table = String::from_utf8(output.stdout).unwrap();
+    let rows: Vec<Vec<&str>> = table.lines().skip(2).map(|l| l.split_whitespace().collect()).collect();
+    // binary-tree 6, by hand 6, binary-tree 7, by hand 7, sorted-list 4.
+    assert_eq!(rows.len(), 5, "{table}");
+    for pair in [&rows[0..2], &rows[2..4]] {
+        let (engine, by_hand) = (&pair[0], &pair[1]);
+        assert_eq!(by_hand[..3], ["binary-tree", "by", "hand"], "{table}");
+        // Scope, found and explored agree; found is the Catalan number.
+        assert_eq!(engine[1..4], by_hand[3..6], "{table}");
+    }
+    assert_eq!(rows[0][2], "132");
+    assert_eq!(rows[2][2], "429");
+    assert_eq!(rows[4][0], "sorted-list");
+    // The hand-written search has a fixed range.
+    let refusal = refused_in_one_line(&["bench", "korat", "--by-hand", "65"]);
+    assert!(refusal.contains("64"), "{refusal}");
+}
+
 /// A refusal in one line that names `needle`.
 fn refused_naming(args: &[&str], needle: &str) {
     let message = refused_in_one_line(args);

@@ -21,6 +21,17 @@ fn binary_trees_match_korat_and_catalan() {
 }
 
 #[test]
+fn the_hand_written_binary_tree_search_explores_the_engines_candidates() {
+    use smallscope_subjects::korat::binary_tree_by_hand;
+    for n in 0..=8 {
+        let stats = korat::run::<BinaryTree>(n, korat::from_fn::<BinaryTree>(binary_tree::rep_ok)).unwrap();
+        let by_hand = binary_tree_by_hand::search(n as usize);
+        assert_eq!((by_hand.found, by_hand.explored), (stats.found, stats.explored), "n = {n}");
+        assert_eq!(by_hand.found, catalan(n as u64), "n = {n}");
+    }
+}
+
+#[test]
 fn parallel_search_equals_sequential() {
     let invariants = korat::from_fn::<BinaryTree>(binary_tree::rep_ok);
     for n in 0..=7 {

@@ -2,6 +2,7 @@
 //! Each keeps the original's field read order, on which explored counts depend.
 
 pub mod binary_tree;
+pub mod binary_tree_by_hand;
 pub mod binomial_heap;
 pub mod compare_lists;
 pub mod compare_models;
