@@ -177,17 +177,17 @@ fn killed_and_whole(args: &[&str], what: &str, bytes: u64) -> (Files, Files) {
 
 #[test]
 fn a_killed_korat_run_resumes_to_the_same_outputs() {
-    let args = ["korat", "binary-tree", "--scope", "11", "--threads", "2"];
+    let args = ["korat", "binary-tree", "--scope", "12", "--threads", "2"];
     let (resumed, whole) = killed_and_whole(&args, "events", 200_000);
     let names: Vec<&str> = whole.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, ["events.ndjson", "structures.jsonl", "summary.json"]);
-    assert_eq!(String::from_utf8_lossy(&whole[1].1).lines().count() as u64, catalan(11));
+    assert_eq!(String::from_utf8_lossy(&whole[1].1).lines().count() as u64, catalan(12));
     assert_same_files(&resumed, &whole);
 }
 
 #[test]
 fn a_killed_random_run_resumes_to_the_same_outputs() {
-    let args = ["random", "dll-bug-remove", "--sequences", "120000", "--seed", "4"];
+    let args = ["random", "dll-bug-remove", "--sequences", "600000", "--seed", "4"];
     // The journal grows with the sequences: about 3.7 MB at the end.
     let (resumed, whole) = killed_and_whole(&args, "journal", 1_500_000);
     let names: Vec<&str> = whole.iter().map(|(n, _)| n.as_str()).collect();

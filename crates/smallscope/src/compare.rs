@@ -380,7 +380,7 @@ pub fn compare<T: Subject, M: Model>(
     }
     notes.extend(report.notes.iter().cloned());
     let mut api: FxHashMap<&str, (usize, bool)> = FxHashMap::default();
-    for (index, structure) in report.structures.iter().enumerate() {
+    for (index, structure) in report.counted_structures() {
         let text = structure.canonical.as_deref().expect("the run recorded canonical texts");
         api.insert(text, (index, false));
     }
@@ -499,7 +499,7 @@ pub fn compare<T: Subject, M: Model>(
         };
         let bigger = crate::Beapi::<T>::with_config(config).run()?;
         let built: FxHashMap<&str, usize> =
-            bigger.structures.iter().enumerate().filter_map(|(i, s)| s.canonical.as_deref().map(|t| (t, i))).collect();
+            bigger.counted_structures().filter_map(|(i, s)| s.canonical.as_deref().map(|t| (t, i))).collect();
         for (witness, _) in values.iter_mut().filter(|(w, _)| w.api_at_scope.is_none()) {
             if let Some(&index) = built.get(witness.canonical.as_str()) {
                 let program = bigger.program(index);

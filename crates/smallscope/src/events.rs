@@ -174,13 +174,19 @@ pub struct StructureFound {
     /// BEAPI: the level (sequence length in BFS rounds) at which it was made.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub level: Option<u32>,
-    /// The fingerprint of its canonical form.
+    /// The fingerprint of its state key: its canonical form, or, when the
+    /// subject omits fields from that form, the state with them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fingerprint: Option<Fingerprint>,
     /// Its canonical text, when the run records it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub canonical: Option<String>,
     pub rebuild: Rebuild,
+    /// A state that differs from an earlier structure only in omitted
+    /// fields: the search extends it (a bug may hide there), but it is not
+    /// counted as a structure.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub variant: bool,
 }
 
 /// How to make a structure again.
@@ -664,6 +670,7 @@ mod tests {
                     args: vec![StepArg::Structure(0), StepArg::Literal(Literal::Str("a".into()))],
                     output: Output::Param(0),
                 }),
+                variant: true,
             }),
             Event::Failure(Failure {
                 group: 0,

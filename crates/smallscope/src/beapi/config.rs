@@ -57,7 +57,7 @@ pub struct BeapiConfig {
     /// Regular expressions: a panic whose message matches one is misuse, not failure.
     pub misuse_panics: Vec<String>,
     pub builders: Builders,
-    /// Scope used to identify builders (`Builders::Auto`).
+    /// Scope used to identify builders (`Builders::Auto`), at most `scope`.
     pub builder_scope: u32,
     /// Where identified builders are cached; `None` disables the cache.
     #[serde(skip)]
@@ -101,6 +101,13 @@ impl BeapiConfig {
     }
 
     /// Checks what can be checked without the subject.
+    /// The scope builders are identified at: `builder_scope`, but never
+    /// more than the run's own scope (identification is a set of runs of
+    /// its own; at a larger scope it could cost more than the run).
+    pub fn identification_scope(&self) -> u32 {
+        self.builder_scope.min(self.scope)
+    }
+
     pub fn validate(&self) -> Result<(), ConfigError> {
         if self.scope == 0 {
             return Err(ConfigError::ZeroScope(0));

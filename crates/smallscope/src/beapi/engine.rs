@@ -118,9 +118,18 @@ pub(super) struct Search<'a, T: Subject> {
     /// Per operation, per parameter slot: the literals to try (empty for subject slots).
     domains: Vec<Vec<Vec<Literal>>>,
     misuse: Vec<Regex>,
+    /// The canonical form, which counts structures (and checks the scope).
     lin: Linearizer,
+    /// When fields are omitted from the canonical form: the state with
+    /// them, which state matching keys on, so that two states with one
+    /// canonical form are both extended (see `crate::heap` on hidden state).
+    key_lin: Option<Linearizer>,
+    /// The states kept: canonical forms, or states with omitted fields.
     states: StateSet,
-    /// The last call of each structure found.
+    /// With `key_lin`: the canonical forms of the states kept.
+    forms: StateSet,
+    /// The last call of each state kept (structures, and states that only
+    /// differ from one in omitted fields).
     structures: Vec<Step>,
     /// The stored value of each structure, while it may still be extended.
     objects: Vec<Option<T>>,
@@ -137,6 +146,8 @@ pub(super) struct Search<'a, T: Subject> {
     /// The structures the current level extends, and where its own begin.
     frontier: std::ops::Range<usize>,
     level_start: usize,
+    /// Structures counted before the current level.
+    level_counted: u64,
     level_explored: u64,
     level_seconds: f64,
     /// Executions up to this ordinal were done by an earlier attempt.
@@ -152,7 +163,13 @@ pub(super) struct Search<'a, T: Subject> {
     /// A new failure group waits for the commit after its execution.
     commit_due: bool,
     args: Vec<Arg<T>>,
-    keys: Vec<StateKey>,
+    keys: Vec<Keys>,
+}
+
+/// An output's state key, and its canonical form's when they differ.
+struct Keys {
+    state: StateKey,
+    form: Option<StateKey>,
 }
 
 impl<'a, T: Subject> Search<'a, T> {
@@ -197,8 +214,11 @@ impl<'a, T: Subject> Search<'a, T> {
             chosen,
             domains,
             misuse,
+            key_lin: (schema.omits_fields() || !omitted.is_empty())
+                .then(|| Linearizer::new(Some(config.scope)).every_field()),
             lin: Linearizer::new(Some(config.scope)).omit(omitted),
             states: StateSet::new(config.storage),
+            forms: StateSet::new(config.storage),
             structures: Vec::new(),
             objects: Vec::new(),
             source: Source::Clone,
@@ -211,6 +231,7 @@ impl<'a, T: Subject> Search<'a, T> {
             level: 1,
             frontier: 0..0,
             level_start: 0,
+            level_counted: 0,
             level_explored: 0,
             level_seconds: 0.0,
             done: 0,
@@ -237,7 +258,9 @@ impl<'a, T: Subject> Search<'a, T> {
         self.objects = (0..self.structures.len()).map(|_| None).collect();
         // The values the rest of the search extends.
         let keep = if self.keeps_all_objects { 0 } else { resume.frontier_start as usize };
+        // Canonical forms are not in the stream: with omitted fields, states are linearized again.
         let by_print = matches!(self.states, StateSet::Fingerprints(_))
+            && self.key_lin.is_none()
             && report.structures.iter().all(|s| s.fingerprint.is_some());
         self.restoring = true;
         for (index, structure) in report.structures.iter().enumerate() {
@@ -252,9 +275,11 @@ impl<'a, T: Subject> Search<'a, T> {
                 let value = value
                     .as_ref()
                     .ok_or_else(|| ConfigError::Invalid(format!("resuming: structure {index} could not be rebuilt")))?;
-                let tokens = self.lin.linearize(value).map_err(|e| ConfigError::Invalid(e.to_string()))?;
-                let key = self.states.key(tokens);
-                self.states.insert(key);
+                let keys = self.keys_of(value).map_err(|e| ConfigError::Invalid(e.to_string()))?;
+                self.states.insert(keys.state);
+                if let Some(form) = keys.form {
+                    self.forms.insert(form);
+                }
             }
             match value {
                 Some(value) if index < keep => self.drop_restored(value, index as u64),
@@ -265,7 +290,7 @@ impl<'a, T: Subject> Search<'a, T> {
         self.counts = Counts {
             // The level runs again from its start, skipping what was done.
             explored: resume.level_explored,
-            structures: report.structures.len() as u64,
+            structures: report.structure_count() as u64,
             misuses: report.misuses,
             out_of_scope: report.out_of_scope,
             redundant: 0,
@@ -275,6 +300,7 @@ impl<'a, T: Subject> Search<'a, T> {
         self.level = resume.level.max(1);
         self.frontier = resume.frontier_start as usize..resume.level_start as usize;
         self.level_start = resume.level_start as usize;
+        self.level_counted = report.structures[..self.level_start].iter().filter(|s| !s.variant).count() as u64;
         self.level_explored = resume.level_explored;
         self.level_seconds = resume.level_seconds;
         self.done = report.explored;
@@ -318,13 +344,14 @@ impl<'a, T: Subject> Search<'a, T> {
                     break;
                 }
             }
+            // The level adds states; it reports the structures among them.
+            let added = self.structures.len() - self.level_start;
             let stats = LevelStats {
                 level: self.level,
-                structures: self.structures.len() - self.level_start,
+                structures: (self.counts.structures - self.level_counted) as usize,
                 explored: self.counts.explored - self.level_explored,
                 seconds: self.seconds() - self.level_seconds,
             };
-            let added = stats.structures;
             self.cx.out.event(Event::Level(stats));
             if let Some(stop) = self.stop {
                 break stop;
@@ -343,6 +370,7 @@ impl<'a, T: Subject> Search<'a, T> {
             self.frontier = self.level_start..self.structures.len();
             self.level += 1;
             self.level_start = self.structures.len();
+            self.level_counted = self.counts.structures;
             self.level_explored = self.counts.explored;
             self.level_seconds = self.seconds();
             self.commit();
@@ -692,8 +720,8 @@ impl<'a, T: Subject> Search<'a, T> {
         };
         let mut in_scope = true;
         for value in results.chain(result) {
-            match self.lin.linearize(value) {
-                Ok(tokens) => keys.push(self.states.key(tokens)),
+            match self.keys_of(value) {
+                Ok(key) => keys.push(key),
                 Err(_) => {
                     in_scope = false;
                     break;
@@ -722,6 +750,15 @@ impl<'a, T: Subject> Search<'a, T> {
         self.keys = keys;
     }
 
+    /// The keys of `value`, or how it passes the scope.
+    fn keys_of(&mut self, value: &T) -> Result<Keys, crate::heap::OutOfScope> {
+        let form = self.states.key(self.lin.linearize(value)?);
+        Ok(match &mut self.key_lin {
+            None => Keys { state: form, form: None },
+            Some(key_lin) => Keys { state: self.states.key(key_lin.linearize(value)?), form: Some(form) },
+        })
+    }
+
     /// Drops what a call left that is not kept, and returns the buffer.
     fn finish_call(&mut self, call: &CallSite<'_>, mut args: Vec<Arg<T>>, returned: Option<Returned<T>>) {
         self.discard_args(&mut args, Some(call.op), &|s| s.call_input(call, None));
@@ -732,7 +769,8 @@ impl<'a, T: Subject> Search<'a, T> {
     }
 
     /// Stores `value` if it is new (or state matching is off) and passes `rep_ok`.
-    fn consider(&mut self, call: &CallSite<'_>, output: Output, value: T, key: StateKey) {
+    fn consider(&mut self, call: &CallSite<'_>, output: Output, value: T, keys: Keys) {
+        let Keys { state: key, form } = keys;
         // A state is visited only once it passed `rep_ok`: a broken value must
         // not hide a valid one with the same canonical form (hidden fields),
         // and each sequence that makes a broken value is counted.
@@ -766,6 +804,8 @@ impl<'a, T: Subject> Search<'a, T> {
         if new {
             self.states.insert(key);
         }
+        // A state whose canonical form was kept before is extended, not counted.
+        let variant = form.is_some_and(|form| !self.forms.insert(form));
         let canonical = if self.config.record_canonical { self.lin.text(&value).ok() } else { None };
         let step = Step { op: call.op as u16, args: self.step_args(call), output };
         let index = self.structures.len() as u64;
@@ -775,10 +815,11 @@ impl<'a, T: Subject> Search<'a, T> {
             fingerprint: Some(Fingerprint(print)),
             canonical,
             rebuild: Rebuild::Step(step.clone()),
+            variant,
         }));
         self.structures.push(step);
         self.objects.push(Some(value));
-        self.counts.structures += 1;
+        self.counts.structures += u64::from(!variant);
     }
 
     /// The recorded arguments of a call.

@@ -157,9 +157,17 @@ impl<T: Subject> Beapi<T> {
         self
     }
 
-    /// Scope used to identify builders (`Builders::Auto`).
+    /// Scope used to identify builders (`Builders::Auto`; default 5, and
+    /// never more than the run's scope).
     pub fn builder_scope(mut self, n: u32) -> Self {
         self.config.builder_scope = n;
+        self
+    }
+
+    /// Caches identified builders in `dir`, keyed by the API and settings
+    /// (default: no cache in library mode).
+    pub fn cache_dir(mut self, dir: impl Into<std::path::PathBuf>) -> Self {
+        self.config.cache_dir = Some(dir.into());
         self
     }
 
@@ -266,6 +274,8 @@ pub(crate) fn count_structures<T: Subject>(
     struct Count(usize);
     impl Sink for Count {
         fn event(&mut self, event: Event) {
+            // States, variants included: a builder that only reaches
+            // hidden state (a `remove` that fills a free list) is one.
             if let Event::Structure(_) = event {
                 self.0 += 1;
             }

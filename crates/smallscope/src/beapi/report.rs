@@ -20,9 +20,14 @@ pub struct Structure {
     /// Its canonical text, when the run recorded it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub canonical: Option<String>,
-    /// The fingerprint of its canonical form.
+    /// The fingerprint of its state key.
     #[serde(skip)]
     pub fingerprint: Option<Fingerprint>,
+    /// It differs from an earlier structure only in fields omitted from the
+    /// canonical form: the search extended it, but it is not counted, and
+    /// no test is generated for it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub variant: bool,
 }
 
 /// The result of a BEAPI run: a fold over its events.
@@ -92,6 +97,7 @@ impl Fold for BeapiReport {
                     step,
                     canonical: found.canonical,
                     fingerprint: found.fingerprint,
+                    variant: found.variant,
                 });
             }
             Event::Failure(failure) => failure.fold_into(&mut self.failures),
@@ -121,9 +127,15 @@ impl BeapiReport {
         Failure::take_counts(&mut self.failures, groups);
     }
 
-    /// How many distinct structures were generated.
+    /// How many distinct structures were generated (by canonical form).
     pub fn structure_count(&self) -> usize {
-        self.structures.len().max(self.counted as usize)
+        self.counted_structures().count().max(self.counted as usize)
+    }
+
+    /// The structures counted, with their indices: states that differ from
+    /// an earlier one only in omitted fields left out.
+    pub fn counted_structures(&self) -> impl Iterator<Item = (usize, &Structure)> {
+        self.structures.iter().enumerate().filter(|(_, s)| !s.variant)
     }
 
     /// How many sequences failed, over all groups.

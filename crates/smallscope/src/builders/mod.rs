@@ -53,7 +53,7 @@ impl Candidate {
 pub fn identify<T: Subject>(config: &BeapiConfig, killed: &[Killed]) -> Result<Identified, ConfigError> {
     let infos: Vec<OperationInfo> = T::operations().iter().map(|op| op.info()).collect();
     let mut small = config.clone();
-    small.scope = config.builder_scope;
+    small.scope = config.identification_scope();
     small.builders = Builders::All;
     small.record_canonical = false;
     small.state_matching = true;
@@ -137,12 +137,12 @@ pub fn identify_cached<T: Subject>(config: &BeapiConfig, killed: &[Killed]) -> R
     };
     let subject = std::any::type_name::<T>().to_owned();
     let mut small = config.clone();
-    small.scope = config.builder_scope;
+    small.scope = config.identification_scope();
     let range = small.int_range();
     let key = CacheKey {
         subject: subject.clone(),
         api: T::operations().iter().map(|op| op.info()).collect(),
-        scope: config.builder_scope,
+        scope: small.scope,
         ints: (range.start, range.end),
         strings: config.strings.clone(),
         chars: config.chars.clone(),

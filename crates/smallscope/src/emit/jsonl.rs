@@ -19,7 +19,7 @@ pub struct StructureRecord {
 /// Writes one line per structure: `index`, `level`, `canonical` (when the
 /// run recorded it), the rebuilding `sequence` as text and its `calls`.
 pub fn write_jsonl(report: &BeapiReport, out: &mut dyn Write) -> std::io::Result<()> {
-    for (index, structure) in report.structures.iter().enumerate() {
+    for (index, structure) in report.counted_structures() {
         let program = report.program(index);
         let record = StructureRecord {
             index,

@@ -46,7 +46,7 @@ pub fn rust_tests(report: &BeapiReport, options: &RustTestOptions) -> String {
     out.push_str("    smallscope::heap::canonical_text_omitting(value, OMIT).expect(\"omitted fields exist\")\n}\n");
     let limit = options.max_tests.unwrap_or(usize::MAX);
     let mut names = Vec::new();
-    for (index, structure) in report.structures.iter().enumerate().take(limit) {
+    for (index, structure) in report.counted_structures().take(limit) {
         let Some(canonical) = &structure.canonical else { continue };
         let program = report.program(index);
         let name = unique_name(&mut names, test_name(&program, &report.operations, index));

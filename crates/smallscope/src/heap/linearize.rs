@@ -17,7 +17,8 @@ use super::{Arena, Class, Heap, ObjRef, ObjectId, Prim, Visitor};
 /// A canonical form: the token sequence of a linearized heap.
 pub type Token = u64;
 
-/// A heap had more objects of one class than the scope allows.
+/// A heap had more objects of one class than the scope allows (or, in a
+/// state key, a longer sequence in a field the class omits).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("more than {limit} objects of class {class}")]
 pub struct OutOfScope {
@@ -76,6 +77,18 @@ impl Linearizer {
     /// Leaves these `(class, field index)` pairs out of the canonical form.
     pub fn omit(mut self, fields: Vec<(&'static Class, usize)>) -> Self {
         self.state.omitted = fields;
+        self
+    }
+
+    /// Walks the fields classes `#[heap(omit)]` too: the whole state the
+    /// walk can see, which is what state matching keys on (see
+    /// [`crate::heap`] on hidden state), rather than the canonical form.
+    /// The limit bounds that state as it bounds the rest: objects reached
+    /// through omitted fields count, and a sequence in an omitted field may
+    /// not be longer than the limit (a free list that grows with every
+    /// call would otherwise give a search without end).
+    pub fn every_field(mut self) -> Self {
+        self.state.every_field = true;
         self
     }
 
@@ -326,6 +339,11 @@ impl Sink for &mut CanonicalText {
 struct DfsState {
     limit: u32,
     omitted: Vec<(&'static Class, usize)>,
+    /// Walk `#[heap(omit)]` fields too (a state key, not a canonical form).
+    every_field: bool,
+    /// While an omitted field's value is walked: the depth (`current.len()`)
+    /// of the object it belongs to.
+    omitted_at: Option<usize>,
     /// Object identity → id. Small heaps use the vector; large ones the map.
     ids: Vec<(ObjectId, u32)>,
     id_map: FxHashMap<ObjectId, u32>,
@@ -344,6 +362,8 @@ impl DfsState {
         DfsState {
             limit,
             omitted: Vec::new(),
+            every_field: false,
+            omitted_at: None,
             ids: Vec::new(),
             id_map: FxHashMap::default(),
             counts: Vec::new(),
@@ -361,6 +381,7 @@ impl DfsState {
         self.arenas.clear();
         self.next_id = 0;
         self.out_of_scope = None;
+        self.omitted_at = None;
         self.current.clear();
     }
 
@@ -405,9 +426,17 @@ impl DfsState {
         }
     }
 
+    /// Leaves the object being walked (and any omitted field of it).
+    fn leave(&mut self) {
+        self.current.pop();
+        if self.omitted_at.is_some_and(|depth| depth > self.current.len()) {
+            self.omitted_at = None;
+        }
+    }
+
     #[inline]
     fn is_omitted(&self, class: &'static Class, index: usize) -> bool {
-        (class.hides_fields && class.fields[index].omit)
+        (class.hides_fields && class.fields[index].omit && !self.every_field)
             || (!self.omitted.is_empty() && self.omitted.iter().any(|(c, i)| std::ptr::eq(*c, class) && *i == index))
     }
 }
@@ -436,7 +465,7 @@ impl<S: Sink> Dfs<'_, S> {
         self.sink.begin_object(id, class);
         self.state.current.push(class);
         value.walk(self);
-        self.state.current.pop();
+        self.state.leave();
         self.sink.end_object();
     }
 }
@@ -445,6 +474,13 @@ impl<S: Sink> Visitor for Dfs<'_, S> {
     fn field(&mut self, class: &'static Class, index: usize) -> bool {
         if self.state.out_of_scope.is_some() || self.state.is_omitted(class, index) {
             return false;
+        }
+        let depth = self.state.current.len();
+        if self.state.omitted_at == Some(depth) {
+            self.state.omitted_at = None;
+        }
+        if self.state.every_field && self.state.omitted_at.is_none() && class.fields[index].omit {
+            self.state.omitted_at = Some(depth);
         }
         self.sink.field(class, index);
         true
@@ -468,6 +504,10 @@ impl<S: Sink> Visitor for Dfs<'_, S> {
     }
 
     fn seq_begin(&mut self, len: usize) {
+        if self.state.omitted_at.is_some() && len > self.state.limit as usize && self.state.out_of_scope.is_none() {
+            let class = self.state.current.last().map_or("?", |c| c.name);
+            self.state.out_of_scope = Some(OutOfScope { class, limit: self.state.limit });
+        }
         self.sink.seq_begin(len);
     }
 
@@ -482,7 +522,7 @@ impl<S: Sink> Visitor for Dfs<'_, S> {
         self.sink.begin_inline(class);
         self.state.current.push(class);
         value.walk(self);
-        self.state.current.pop();
+        self.state.leave();
         self.sink.end_inline();
     }
 

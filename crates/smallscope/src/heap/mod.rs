@@ -29,6 +29,24 @@
 //! [`Linearizer`] turns a rooted heap into its canonical form (the BEAPI
 //! paper's Fig. 3); [`Schema`] lists the classes a type can reach, so that
 //! configuration naming a field can be checked before a run.
+//!
+//! # Hidden state
+//!
+//! A field can be left out of the canonical form in two ways, and only one
+//! of them is sound for search:
+//!
+//! - `#[heap(omit)]` (or a run's `omit` setting): the field is still walked.
+//!   Structures are counted and reported by the canonical form without it,
+//!   but state matching (BEAPI) and index pruning (random) key on the state
+//!   *with* it ([`Linearizer::every_field`]). Two values with one canonical
+//!   form whose omitted fields differ are both extended: one may be clean
+//!   and the other dirty (a freed slot still on a free list), and the next
+//!   call may only break the dirty one. The second is reported as a
+//!   variant of the first (`variant` in its structure event), not counted.
+//! - `#[heap(skip)]`: the field is not walked at all, so nothing can key on
+//!   it. Two values that differ only there are one state: if the API's
+//!   behaviour depends on the field, a bug can be missed. Use it only for
+//!   what the walk cannot see, or for a value computed from the rest.
 
 mod linearize;
 mod schema;

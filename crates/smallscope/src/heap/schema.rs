@@ -40,6 +40,11 @@ impl Schema {
         self.classes.iter().any(|c| c.hides_fields)
     }
 
+    /// Whether some class walks a field it leaves out of the canonical form (`#[heap(omit)]`).
+    pub fn omits_fields(&self) -> bool {
+        self.classes.iter().any(|c| c.fields.iter().any(|f| f.omit))
+    }
+
     /// Every `Class.field` name, for error messages.
     pub fn field_names(&self) -> Vec<String> {
         self.classes.iter().flat_map(|c| c.fields.iter().map(move |f| format!("{}.{}", c.name, f.name))).collect()

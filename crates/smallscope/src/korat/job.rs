@@ -233,6 +233,7 @@ impl Job for KoratJob {
                         fingerprint: None,
                         canonical: None,
                         rebuild: Rebuild::Candidate(self.decode(&values)),
+                        variant: false,
                     }));
                     structures += 1;
                 }

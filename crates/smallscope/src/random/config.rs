@@ -9,8 +9,10 @@ use crate::ConfigError;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum IndexPruning {
-    /// Same canonical heap form (isomorphic object graphs): never merges two
-    /// different concrete states. The default.
+    /// Same heap state: isomorphic object graphs, compared on every field
+    /// the walk sees, `#[heap(omit)]` ones included, so values that differ
+    /// only there are both kept. A `#[heap(skip)]` field is not seen: two
+    /// values that differ only in one are merged. The default.
     Heap,
     /// Equal by the type's `PartialEq` (Randoop's default), looked up through
     /// its `Hash`. Falls back to `Heap` when the type has neither.

@@ -153,7 +153,7 @@ pub struct Executor<'a, T> {
     pub checked: Option<RefCell<CheckedStates>>,
 }
 
-/// Canonical forms whose values passed every one-value check.
+/// States (canonical forms with omitted fields) whose values passed every one-value check.
 #[derive(Default)]
 pub struct CheckedStates {
     lin: Option<Linearizer>,
@@ -165,9 +165,10 @@ pub struct CheckedStates {
 }
 
 impl CheckedStates {
-    /// The fingerprint of `value`'s canonical form.
+    /// The fingerprint of `value`'s state: its canonical form with the
+    /// `#[heap(omit)]` fields, so that values differing there are not merged.
     fn fingerprint<T: Heap>(&mut self, value: &T) -> u128 {
-        let lin = self.lin.get_or_insert_with(|| Linearizer::new(None));
+        let lin = self.lin.get_or_insert_with(|| Linearizer::new(None).every_field());
         fingerprint(lin.linearize(value).expect("no object limit"))
     }
 }
