@@ -12,7 +12,7 @@ use smallscope_subjects::ncl::{self, NodeCachingLinkedList};
 use smallscope_subjects::rbt::{self, RedBlackTree};
 
 fn builders_at_scope_5<T: Subject>() -> Vec<String> {
-    let config = BeapiConfig { builder_scope: 5, ..BeapiConfig::default() };
+    let config = BeapiConfig { scope: 5, builder_scope: 5, ..BeapiConfig::default() };
     identify::<T>(&config, &[]).unwrap().builders
 }
 
