@@ -378,19 +378,27 @@ fn korat_table(bench: &KoratBench) -> anyhow::Result<()> {
             let invariants = (registration.invariants)();
             let (stats, _) =
                 search_parallel::<_, ()>(space, invariants.as_ref(), SearchOptions::default(), bench.threads, |_| None);
-            korat_row(&subject, scope, stats.found, stats.explored, stats.seconds)?;
+            korat_row(&subject, false, scope, stats.found, stats.explored, stats.seconds)?;
             if has_by_hand_row(&subject, scope) {
                 let floor = by_hand(scope)?;
-                korat_row(&format!("{subject} by hand"), scope, floor.found, floor.explored, floor.seconds)?;
+                korat_row(&subject, true, scope, floor.found, floor.explored, floor.seconds)?;
             }
         }
     }
     Ok(())
 }
 
+/// A row's first column: the subject, and whether the search is the hand-written one.
+fn row_label(subject: &str, by_hand: bool) -> String {
+    match by_hand {
+        true => format!("{subject} by hand"),
+        false => subject.to_owned(),
+    }
+}
+
 /// A row of the Korat timing table, compared with Korat 1.0 where it was measured.
-fn korat_row(label: &str, scope: u32, found: u64, explored: u64, seconds: f64) -> anyhow::Result<()> {
-    let subject = label.split(' ').next().unwrap_or(label);
+fn korat_row(subject: &str, by_hand: bool, scope: u32, found: u64, explored: u64, seconds: f64) -> anyhow::Result<()> {
+    let label = row_label(subject, by_hand);
     let rate = explored as f64 / seconds.max(1e-9);
     let versus = KORAT_1_0
         .iter()
@@ -413,10 +421,10 @@ fn korat_instructions(runs: &[(String, std::ops::RangeInclusive<u32>)]) -> anyho
             let n = scope.to_string();
             let engine = ["korat", subject, "--scope", &n, "--threads", "1", "--format", "json", "--no-isolation"];
             let (summary, instructions) = callgrind::<KoratSummary>(dir.path(), &engine)?;
-            instructions_row(subject, scope, summary.explored, instructions)?;
+            instructions_row(&row_label(subject, false), scope, summary.explored, instructions)?;
             if has_by_hand_row(subject, scope) {
                 let (floor, instructions) = callgrind::<ByHand>(dir.path(), &["bench", "korat", "--by-hand", &n])?;
-                instructions_row(&format!("{subject} by hand"), scope, floor.explored, instructions)?;
+                instructions_row(&row_label(subject, true), scope, floor.explored, instructions)?;
             }
         }
     }

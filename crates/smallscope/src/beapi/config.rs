@@ -100,7 +100,6 @@ impl BeapiConfig {
         self.ints.clone().unwrap_or(0..i64::from(self.scope))
     }
 
-    /// Checks what can be checked without the subject.
     /// The scope builders are identified at: `builder_scope`, but never
     /// more than the run's own scope (identification is a set of runs of
     /// its own; at a larger scope it could cost more than the run).
@@ -108,6 +107,7 @@ impl BeapiConfig {
         self.builder_scope.min(self.scope)
     }
 
+    /// Checks what can be checked without the subject.
     pub fn validate(&self) -> Result<(), ConfigError> {
         if self.scope == 0 {
             return Err(ConfigError::ZeroScope(0));

@@ -300,7 +300,7 @@ impl<'a, T: Subject> Search<'a, T> {
         self.level = resume.level.max(1);
         self.frontier = resume.frontier_start as usize..resume.level_start as usize;
         self.level_start = resume.level_start as usize;
-        self.level_counted = report.structures[..self.level_start].iter().filter(|s| !s.variant).count() as u64;
+        self.level_counted = report.counted_structures().take_while(|(i, _)| *i < self.level_start).count() as u64;
         self.level_explored = resume.level_explored;
         self.level_seconds = resume.level_seconds;
         self.done = report.explored;

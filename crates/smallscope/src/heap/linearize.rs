@@ -475,12 +475,15 @@ impl<S: Sink> Visitor for Dfs<'_, S> {
         if self.state.out_of_scope.is_some() || self.state.is_omitted(class, index) {
             return false;
         }
-        let depth = self.state.current.len();
-        if self.state.omitted_at == Some(depth) {
-            self.state.omitted_at = None;
-        }
-        if self.state.every_field && self.state.omitted_at.is_none() && class.fields[index].omit {
-            self.state.omitted_at = Some(depth);
+        if self.state.every_field {
+            // A field of the object whose omitted field was walked ends that walk.
+            let depth = self.state.current.len();
+            if self.state.omitted_at == Some(depth) {
+                self.state.omitted_at = None;
+            }
+            if self.state.omitted_at.is_none() && class.fields[index].omit {
+                self.state.omitted_at = Some(depth);
+            }
         }
         self.sink.field(class, index);
         true
