@@ -2,6 +2,8 @@
 //! (its free list is `#[heap(omit)]`, as the docs recommend). Both engines
 //! must still find it.
 
+use std::collections::{HashSet, VecDeque};
+
 use smallscope::events::FailureKind;
 use smallscope::random::Random;
 use smallscope::Beapi;
@@ -31,16 +33,69 @@ fn beapi_finds_the_free_list_bug_at_scope_3_with_a_minimal_witness() {
     assert!(correct.failures.is_empty(), "{:#?}", correct.failures);
 }
 
-/// Merging values by canonical form, random found it with none of these
-/// seeds; it now finds it with 14 of them (the runs are seeded, so this is
-/// repeatable). Most misses end at short sequences: the bug needs four calls.
+/// The caches the API reaches at `scope` (capacities and keys and values in
+/// `0..scope`, at most `scope` entries), by a search over a model of the
+/// API written here: the capacity and the entries, most recent first.
+fn brute_force(scope: u8) -> usize {
+    type State = (u8, Vec<(u8, u8)>);
+    let mut seen: HashSet<State> = (1..scope).map(|capacity| (capacity, Vec::new())).collect();
+    let mut queue: VecDeque<State> = seen.iter().cloned().collect();
+    while let Some((capacity, entries)) = queue.pop_front() {
+        let mut next = Vec::new();
+        for key in 0..scope {
+            let without: Vec<(u8, u8)> = entries.iter().copied().filter(|&(k, _)| k != key).collect();
+            for value in 0..scope {
+                let mut put = vec![(key, value)];
+                put.extend(&without);
+                put.truncate(usize::from(capacity));
+                next.push(put);
+            }
+            if let Some(&hit) = entries.iter().find(|&&(k, _)| k == key) {
+                let mut got = vec![hit];
+                got.extend(&without);
+                next.push(got);
+            }
+            next.push(without);
+        }
+        let mut popped = entries.clone();
+        popped.pop();
+        next.push(popped);
+        for entries in next {
+            let state = (capacity, entries);
+            if state.1.len() <= usize::from(scope) && seen.insert(state.clone()) {
+                queue.push_back(state);
+            }
+        }
+    }
+    seen.len()
+}
+
 #[test]
-fn random_finds_the_free_list_bug_with_most_seeds() {
+fn beapi_counts_every_cache() {
+    for scope in 1..=4u8 {
+        let expected = brute_force(scope);
+        // Capacity `c`, then `l` distinct keys in order, each with a value.
+        let n = u64::from(scope);
+        let closed_form: u64 = (1..n)
+            .map(|c| (0..=c.min(n)).map(|l| (n - l + 1..=n).product::<u64>() * n.pow(l as u32)).sum::<u64>())
+            .sum();
+        assert_eq!(expected as u64, closed_form, "the model's search against the closed form");
+        let report = Beapi::<Lru<Correct>>::new().scope(u32::from(scope)).run().unwrap();
+        assert_eq!(report.structure_count(), expected, "scope {scope}");
+    }
+}
+
+/// Merging values by canonical form, random found it with none of these
+/// seeds, and 14 once omitted state was kept apart: seeding (every
+/// sequence of at most three calls) took the whole budget of 10 000
+/// sequences, and rarely reached a freed slot. Seeding now takes a quarter.
+#[test]
+fn random_finds_the_free_list_bug_with_nearly_every_seed() {
     let found = (0..20)
         .filter(|&seed| {
             let report = Random::<Lru<Buggy>>::new().seed(seed).sequences(10_000).run().unwrap();
             !report.failure_groups.is_empty()
         })
         .count();
-    assert!(found >= 12, "found in {found} of 20 seeds");
+    assert!(found >= 19, "found in {found} of 20 seeds");
 }

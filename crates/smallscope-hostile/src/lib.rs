@@ -102,6 +102,11 @@
 //! | `hostile-leak` | every `push` on a non-empty stack leaks 1 MiB | `out-of-memory` when memory reaches 85% of the limit; the run stops there (`stop: memory-limit`) | `call` | `push` | the input that crossed 85% | no | none; 9, 36 and 117 MiB leaked by the ends of levels 3, 4 and 5 | what came before the stop |
 //! | `hostile-panic-rep-ok` | `rep_ok` on `[0, 2, 1]` | `panic` (caught: a failure) | `rep-ok` | `push` | W | no | 28 | 39 |
 //!
+//! `hostile-cyclic-debug` is a ring of `Rc<RefCell<..>>` nodes whose
+//! derived `Debug` overflows the stack once `close()` made it cyclic: only
+//! the random tester formats values, so only it finds that; see
+//! [`cyclic_debug`].
+//!
 //! Each module's doc says more: how the misbehaviour shows, what
 //! `smallscope random` reports, and what library mode and `--no-isolation`
 //! survive.
@@ -121,6 +126,7 @@
 
 pub mod abort;
 pub mod alloc_bomb;
+pub mod cyclic_debug;
 pub mod exit;
 pub mod hostile;
 pub mod korat;

@@ -267,3 +267,33 @@ fn a_harness_rebuilt_during_the_run_still_restarts_its_worker() {
     assert_eq!(summary["restarts"], 1);
     assert_finding(&summary, "hang", "call", Some("push"), WITNESS);
 }
+
+/// A derived `Debug` on a cyclic `Rc` heap overflows the stack inside the
+/// random tester's `debug-does-not-panic` contract, on every cyclic value.
+/// The sequence is in flight before the value is formatted, so the first
+/// overflow is a finding with its witness; the second switches the contract
+/// off, and the run goes on to its time limit.
+#[test]
+fn random_survives_debug_overflowing_on_every_cycle() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["random", "hostile-cyclic-debug", "--time-limit", "3s", "--out", "out"];
+    let (output, elapsed) = harness(&args, dir.path());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(elapsed < Duration::from_secs(3) + SLACK, "{elapsed:?}");
+    let summary = read_json(&dir.path().join("out/summary.json"));
+    assert_eq!(summary["stop"], "time-limit", "{summary:#}");
+    assert_eq!(summary["restarts"], 2, "{summary:#}");
+    let groups = summary["failure_groups"].as_array().unwrap();
+    assert_eq!(groups.len(), 1, "{summary:#}");
+    let group = &groups[0];
+    assert_eq!((group["kind"].as_str(), group["during"].as_str()), (Some("stack-overflow"), Some("check")));
+    assert_eq!(
+        (group["contract"].as_str(), group["operation"].as_str()),
+        (Some("debug-does-not-panic"), Some("close"))
+    );
+    let witness = group["witness"]["text"].as_str().unwrap();
+    assert!(witness.starts_with("s0 = new(); s0.push(") && witness.ends_with("s0.close()"), "{witness}");
+    let notes = summary["notes"].as_array().unwrap();
+    assert!(notes.iter().any(|n| n.as_str().unwrap().contains("is not checked again")), "{notes:?}");
+}

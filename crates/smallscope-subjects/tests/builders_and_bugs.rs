@@ -13,7 +13,7 @@ use smallscope_subjects::rbt::{self, RedBlackTree};
 
 fn builders_at_scope_5<T: Subject>() -> Vec<String> {
     let config = BeapiConfig { scope: 5, builder_scope: 5, ..BeapiConfig::default() };
-    identify::<T>(&config, &[]).unwrap().builders
+    identify::<T>(&config, &[], None).unwrap().builders
 }
 
 #[test]

@@ -255,7 +255,8 @@ pub struct Comparison {
     /// The API's Rust type.
     pub subject: String,
     pub scope: u32,
-    /// The invariant's name, as registered (or as given).
+    /// The invariant's name, as registered; from [`compare`] called
+    /// directly, `rep_ok over <model type>`.
     pub invariant: String,
     /// |SA|: structures BEAPI built.
     pub api_structures: usize,
@@ -541,7 +542,8 @@ pub fn compare<T: Subject, M: Model>(
     Ok(Comparison {
         subject: std::any::type_name::<T>().to_owned(),
         scope,
-        invariant: String::new(),
+        // A registration renames it; called directly, the model names it.
+        invariant: format!("rep_ok over {}", std::any::type_name::<M>()),
         api_structures: report.structure_count(),
         invariant_structures,
         both,

@@ -247,7 +247,41 @@ impl Program {
     }
 }
 
-/// `s0.add(3)` or `{prefix}new(..)`: one call as an expression.
+/// Methods of traits in the prelude that method-call syntax can pick over
+/// an inherent method of the same name: `s0.min()` on a type with an
+/// inherent `min(&self)` and a derived `Ord` calls `Ord::min(self, other)`,
+/// found first because it takes `self` by value. In Rust code such calls
+/// are written `Type::min(&s0)`, which names the inherent method.
+const PRELUDE_METHODS: &[&str] = &[
+    "min",
+    "max",
+    "clamp",
+    "into",
+    "try_into",
+    "into_iter",
+    "cmp",
+    "partial_cmp",
+    "eq",
+    "ne",
+    "lt",
+    "le",
+    "gt",
+    "ge",
+    "clone",
+    "clone_from",
+    "hash",
+    "fmt",
+    "to_owned",
+    "to_string",
+    "borrow",
+    "borrow_mut",
+    "as_ref",
+    "as_mut",
+];
+
+/// `s0.add(3)`, `{prefix}min(&s0)` for a name in [`PRELUDE_METHODS`], or
+/// `{prefix}new(..)`: one call as an expression.  (Text, with an empty
+/// prefix, always uses method syntax.)
 fn call_expr(call: &Call, op: &OperationInfo, prefix: &str) -> String {
     let mut operands = call.operands.iter().zip(&op.params).map(|(operand, kind)| match operand {
         Operand::Literal(lit) => lit.rust(),
@@ -257,7 +291,7 @@ fn call_expr(call: &Call, op: &OperationInfo, prefix: &str) -> String {
             _ => format!("s{v}"),
         },
     });
-    if op.receiver {
+    if op.receiver && (prefix.is_empty() || !PRELUDE_METHODS.contains(&op.name.as_str())) {
         let receiver = match call.operands.first() {
             Some(Operand::Var(v)) => format!("s{v}"),
             _ => unreachable!("a receiver is always a structure"),

@@ -1285,7 +1285,7 @@ fn climb_config(builder_scope: u32, keys: i64) -> BeapiConfig {
 #[test]
 fn hill_climbing_picks_the_constructor_and_the_plain_add() {
     let config = climb_config(3, 2);
-    let identified = smallscope::builders::identify::<Climb>(&config, &[]).unwrap();
+    let identified = smallscope::builders::identify::<Climb>(&config, &[], None).unwrap();
     // new over with_capacity (same structures, simpler parameters); add over
     // add_twice (more structures); nothing else adds a structure.
     assert_eq!(identified.builders, ["new", "add"]);
@@ -1301,11 +1301,11 @@ fn hill_climbing_picks_the_constructor_and_the_plain_add() {
 #[test]
 fn hill_climbing_ties_go_to_simpler_parameters() {
     // Two keys: add(x: u8) and add_flag(b: bool) make the same stacks; bool is simpler.
-    let identified = smallscope::builders::identify::<Flags>(&climb_config(3, 2), &[]).unwrap();
+    let identified = smallscope::builders::identify::<Flags>(&climb_config(3, 2), &[], None).unwrap();
     assert_eq!(identified.builders, ["new", "add_flag"]);
     assert_eq!(identified.structures as u64, powers(2, 0, 3));
     // Three keys: add makes more, so it wins.
-    let identified = smallscope::builders::identify::<Flags>(&climb_config(3, 3), &[]).unwrap();
+    let identified = smallscope::builders::identify::<Flags>(&climb_config(3, 3), &[], None).unwrap();
     assert_eq!(identified.builders, ["new", "add"]);
     assert_eq!(identified.structures as u64, powers(3, 0, 3));
 }
@@ -1315,17 +1315,17 @@ fn identified_builders_are_cached_per_config() {
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
     let dir = std::env::temp_dir().join(format!("smallscope-engine-test-{}-{nanos}", std::process::id()));
     let config = BeapiConfig { cache_dir: Some(dir.clone()), ..climb_config(3, 2) };
-    let first = smallscope::builders::identify_cached::<Climb>(&config, &[]).unwrap();
+    let first = smallscope::builders::identify_cached::<Climb>(&config, &[], None).unwrap();
     assert!(!first.from_cache);
     let files: Vec<_> = walk_files(&dir);
     assert_eq!(files.len(), 1, "{files:?}");
-    let second = smallscope::builders::identify_cached::<Climb>(&config, &[]).unwrap();
+    let second = smallscope::builders::identify_cached::<Climb>(&config, &[], None).unwrap();
     assert!(second.from_cache);
     assert_eq!(second.builders, first.builders);
     assert_eq!(second.structures, first.structures);
     // Another builder scope is another fitness: recomputed.
     let other = BeapiConfig { builder_scope: 2, ..config.clone() };
-    let third = smallscope::builders::identify_cached::<Climb>(&other, &[]).unwrap();
+    let third = smallscope::builders::identify_cached::<Climb>(&other, &[], None).unwrap();
     assert!(!third.from_cache);
     assert_eq!(third.scope, 2);
     assert_eq!(third.structures as u64, powers(2, 0, 2));

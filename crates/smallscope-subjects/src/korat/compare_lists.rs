@@ -331,6 +331,8 @@ mod tests {
                 compare::<SortedList, SortedModel>(scope, sorted_rep_ok, to_sorted_list, &options(&["new", "insert"]))
                     .unwrap();
             assert_equal(&c, scope, sorted_lists(scope));
+            // Called directly, not through a registration: the model names the invariant.
+            assert!(c.invariant.ends_with("SortedModel"), "{}", c.invariant);
         }
     }
 

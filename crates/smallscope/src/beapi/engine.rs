@@ -17,7 +17,7 @@ use crate::events::{
     Counts, During, Event, Failure, FailureGroups, FailureKind, Fingerprint, Input, LevelStats, Note, Progress,
     Rebuild, RunFinished, Sink, Stop, StructureFound, Witness,
 };
-use crate::heap::{Linearizer, ObjRef, ObjectId, Prim, Schema, Visitor};
+use crate::heap::{shallow_clone_note, CloneAudit, Linearizer, Schema};
 use crate::runner::memory::{self, Pressure};
 use crate::runner::{drop_captured, flight, run_captured, Address, Killed, Outcome, StopFlag, UserCode};
 use crate::sequence::{Literal, Output, Step, StepArg};
@@ -31,11 +31,6 @@ enum Source {
     /// Re-run the sequence that built it.
     Replay,
 }
-
-/// How many clones with shared objects are checked against their originals,
-/// and how many clones are looked at in all before trusting `Clone`.
-const CLONE_CHECKS: u32 = 64;
-const CLONES_LOOKED_AT: u32 = 1024;
 
 /// Executions between two commits.
 const COMMIT_EVERY: u64 = 4096;
@@ -134,8 +129,7 @@ pub(super) struct Search<'a, T: Subject> {
     /// The stored value of each structure, while it may still be extended.
     objects: Vec<Option<T>>,
     source: Source,
-    clone_checks: u32,
-    clones_looked_at: u32,
+    clone_audit: CloneAudit,
     /// Whether some builder takes two or more structures.
     keeps_all_objects: bool,
     /// Whether `rep_ok` runs on every output, not only on new structures.
@@ -222,8 +216,7 @@ impl<'a, T: Subject> Search<'a, T> {
             structures: Vec::new(),
             objects: Vec::new(),
             source: Source::Clone,
-            clone_checks: 0,
-            clones_looked_at: 0,
+            clone_audit: CloneAudit::default(),
             keeps_all_objects,
             check_every_output,
             counts: Counts::default(),
@@ -306,8 +299,7 @@ impl<'a, T: Subject> Search<'a, T> {
         self.done = report.explored;
         self.seconds_before = report.seconds;
         self.source = if resume.replay { Source::Replay } else { Source::Clone };
-        self.clone_checks = resume.clone_checks;
-        self.clones_looked_at = resume.clones_looked_at;
+        self.clone_audit = CloneAudit { checks: resume.clone_checks, looked_at: resume.clones_looked_at };
         Ok(())
     }
 
@@ -325,6 +317,12 @@ impl<'a, T: Subject> Search<'a, T> {
         } else {
             self.discard(value, None, &|_| Input::Structure { index });
         }
+    }
+
+    /// Counts `seconds` spent before the search began (identifying its
+    /// builders) in its time and time limit.
+    pub(super) fn started_after(&mut self, seconds: f64) {
+        self.seconds_before = seconds;
     }
 
     fn seconds(&self) -> f64 {
@@ -404,8 +402,8 @@ impl<'a, T: Subject> Search<'a, T> {
             level_explored: self.level_explored,
             level_seconds: self.level_seconds,
             replay: self.source == Source::Replay,
-            clone_checks: self.clone_checks,
-            clones_looked_at: self.clones_looked_at,
+            clone_checks: self.clone_audit.checks,
+            clones_looked_at: self.clone_audit.looked_at,
         };
         self.cx.out.event(Event::Progress(Progress {
             seconds: self.seconds(),
@@ -510,21 +508,12 @@ impl<'a, T: Subject> Search<'a, T> {
                 flight::position(self.address(0));
                 match copy {
                     Ok(Some(copy)) => {
-                        let shallow = self.clone_checks < CLONE_CHECKS && self.clones_looked_at < CLONES_LOOKED_AT && {
-                            self.clones_looked_at += 1;
-                            let (ok, checked) = clone_is_deep(stored, &copy);
-                            self.clone_checks += u32::from(checked);
-                            !ok
-                        };
+                        let shallow = self.clone_audit.is_shallow(stored, &copy);
                         if !shallow {
                             return Some(copy);
                         }
                         self.forget_or_drop(copy, u64::from(index));
-                        self.use_replay(format!(
-                            "`Clone` of {} shares objects with the original, so stored structures are rebuilt \
-                             by replaying their sequences (slower); implement a deep Clone to use the fast path",
-                            std::any::type_name::<T>()
-                        ));
+                        self.use_replay(shallow_clone_note::<T>());
                     }
                     Ok(None) => self.source = Source::Replay,
                     Err(Outcome::Panicked(panic) | Outcome::AssumeFailed(panic)) => {
@@ -953,54 +942,4 @@ fn domain(config: &BeapiConfig, kind: ParamKind) -> Vec<Literal> {
         ParamKind::Char => config.chars.iter().copied().map(Literal::Char).collect(),
         ParamKind::Str => config.strings.iter().map(|s| Literal::Str(Arc::from(s.as_str()))).collect(),
     }
-}
-
-/// Whether `copy` shares no object with `original`, and whether that was
-/// checked at all (a heap without addressed objects says nothing).
-fn clone_is_deep<T: Subject>(original: &T, copy: &T) -> (bool, bool) {
-    let theirs = addresses(original);
-    if theirs.is_empty() {
-        return (true, false);
-    }
-    let ours = addresses(copy);
-    (!ours.iter().any(|a| theirs.contains(a)), true)
-}
-
-/// The identities of the shared objects (`Rc`, arena elements) reachable from `value`.
-fn addresses<T: Subject>(value: &T) -> Vec<ObjectId> {
-    struct Collect {
-        seen: Vec<ObjectId>,
-    }
-    impl Visitor for Collect {
-        fn field(&mut self, _: &'static crate::heap::Class, _: usize) -> bool {
-            true
-        }
-        fn null(&mut self) {}
-        fn some(&mut self) {}
-        fn prim(&mut self, _: Prim<'_>) {}
-        fn variant(&mut self, _: u32) {}
-        fn seq_begin(&mut self, _: usize) {}
-        fn seq_end(&mut self) {}
-        fn inline(&mut self, _: &'static crate::heap::Class, value: &dyn crate::heap::Heap) {
-            value.walk(self);
-        }
-        fn object(&mut self, obj: ObjRef<'_>) {
-            if let Some(addr) = obj.addr {
-                if self.seen.contains(&addr) {
-                    return;
-                }
-                self.seen.push(addr);
-            }
-            obj.value.walk(self);
-        }
-        fn arena(&mut self, _: &'static str, arena: &dyn crate::heap::Arena, body: &mut dyn FnMut(&mut dyn Visitor)) {
-            // A cloned arena is a new value: its elements have new identities.
-            self.seen.extend((0..arena.len()).map(|i| ObjectId::in_arena(arena, i)));
-            body(self);
-        }
-        fn arena_link(&mut self, _: &'static str, _: Option<usize>) {}
-    }
-    let mut collect = Collect { seen: Vec::new() };
-    value.walk(&mut collect);
-    collect.seen
 }

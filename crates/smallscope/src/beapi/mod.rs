@@ -49,8 +49,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::api::Subject;
-use crate::events::{Configuration, Event, Note, RunStarted, Sink};
-use crate::runner::{Job, Killed, Observer, RunError, Start, DEFAULT_CALL_TIMEOUT};
+use crate::events::{Configuration, Event, Note, RunStarted, Sink, Stop};
+use crate::runner::{Job, Killed, Observer, RunError, Start, StopFlag, DEFAULT_CALL_TIMEOUT};
 use crate::ConfigError;
 use engine::{Context, Search};
 
@@ -216,9 +216,9 @@ impl<T: Subject> Job for BeapiJob<T> {
     fn run(&self, start: Start<'_, BeapiReport>, out: &mut dyn Sink) -> Result<(), ConfigError> {
         self.config.validate()?;
         let resumed = start.resume.filter(|report| !report.run.is_empty());
-        let (builders, notes) = match resumed {
-            Some(report) => (report.builders.clone(), Vec::new()),
-            None => resolve_builders::<T>(&self.config, start.killed)?,
+        let (builders, notes, identification_seconds) = match resumed {
+            Some(report) => (report.builders.clone(), Vec::new(), 0.0),
+            None => resolve_builders::<T>(&self.config, start.killed, start.stop)?,
         };
         let config = BeapiConfig { builders: Builders::Named(builders.clone()), ..self.config.clone() };
         // The command repeats the run with the builders it used.
@@ -228,6 +228,7 @@ impl<T: Subject> Job for BeapiJob<T> {
         match resumed {
             Some(report) => search.resume(report)?,
             None => {
+                search.started_after(identification_seconds);
                 let type_name = std::any::type_name::<T>().to_owned();
                 search.emit(Event::RunStarted(RunStarted {
                     operations: T::operations().iter().map(|op| op.info()).collect(),
@@ -243,33 +244,50 @@ impl<T: Subject> Job for BeapiJob<T> {
     }
 }
 
-/// The builders to use, and a note on where they came from.
+/// The builders to use, a note on where they came from, and the seconds
+/// that identifying them took (part of the run's time and time limit).
 fn resolve_builders<T: Subject>(
     config: &BeapiConfig,
     killed: &[Killed],
-) -> Result<(Vec<String>, Vec<String>), ConfigError> {
+    stop: &StopFlag,
+) -> Result<(Vec<String>, Vec<String>, f64), ConfigError> {
     Ok(match &config.builders {
-        Builders::All => (T::operations().iter().map(|op| op.name.to_owned()).collect(), Vec::new()),
-        Builders::Named(names) => (names.clone(), Vec::new()),
+        Builders::All => (T::operations().iter().map(|op| op.name.to_owned()).collect(), Vec::new(), 0.0),
+        Builders::Named(names) => (names.clone(), Vec::new(), 0.0),
         Builders::Auto => {
-            let identified = crate::builders::identify_cached::<T>(config, killed)?;
-            let origin = if identified.from_cache { "read from the cache" } else { "identified by hill climbing" };
-            let note =
-                format!("builders {origin} at scope {} ({} structures there)", identified.scope, identified.structures);
-            (identified.builders, vec![note])
+            let identified = crate::builders::identify_cached::<T>(config, killed, Some(stop))?;
+            let note = match (identified.from_cache, identified.stopped) {
+                (true, _) => format!(
+                    "builders read from the cache: identified at scope {} ({} structures there)",
+                    identified.scope, identified.structures
+                ),
+                (false, None) => format!(
+                    "builders identified by hill climbing at scope {} in {:.2} s ({} structures there)",
+                    identified.scope, identified.seconds, identified.structures
+                ),
+                (false, Some(why)) => format!(
+                    "builders identification at scope {} stopped after {:.2} s ({}): using the best set so far",
+                    identified.scope,
+                    identified.seconds,
+                    why.describe()
+                ),
+            };
+            (identified.builders, vec![note], identified.seconds)
         }
     })
 }
 
-/// Structures BEAPI makes with `builders` under `config`: the search numbered
-/// `run` in addresses, stepping past `killed` inputs. For builders
+/// Structures BEAPI makes with `builders` under `config`, and why it
+/// stopped: the search numbered `run` in addresses, stepping past `killed`
+/// inputs, and ending early when `stop` is raised. For builders
 /// identification, which runs many small searches inside one job.
 pub(crate) fn count_structures<T: Subject>(
     config: &BeapiConfig,
     builders: &[String],
     run: u64,
     killed: &[Killed],
-) -> Result<usize, ConfigError> {
+    stop: Option<&StopFlag>,
+) -> Result<(usize, Stop), ConfigError> {
     /// Counts structures; ignores the rest.
     struct Count(usize);
     impl Sink for Count {
@@ -282,7 +300,7 @@ pub(crate) fn count_structures<T: Subject>(
         }
     }
     let mut count = Count(0);
-    let cx = Context { run, killed, stop: None, out: &mut count, replay: None };
-    Search::<T>::new(config, builders, cx)?.run();
-    Ok(count.0)
+    let cx = Context { run, killed, stop, out: &mut count, replay: None };
+    let stopped = Search::<T>::new(config, builders, cx)?.run();
+    Ok((count.0, stopped))
 }

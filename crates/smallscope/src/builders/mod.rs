@@ -7,19 +7,25 @@
 //! Observers (methods that take `&self` only and return no structure) can
 //! never help, so they are not tried.
 //!
-//! Cost: at most `m` rounds of `m` BEAPI runs at the small scope, for `m`
-//! methods, each bounded by the run's `max_length` and `time_limit`. The result is cached per subject, keyed by its API and the
-//! settings that change the fitness, so later runs at larger scopes reuse it.
+//! Cost: at most `m` rounds of `m` BEAPI runs at the small scope (never
+//! more than the run's own scope), for `m` methods, each bounded by the
+//! run's `max_length`. Identification is part of the run: the run's time
+//! limit, memory limit and stop flag end it, and then the best set found so
+//! far is used (and not cached). Its seconds count in the run's. A complete
+//! result is cached per subject, keyed by its API and the settings that
+//! change the fitness, so later runs at larger scopes reuse it.
 
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 use crate::api::{OperationInfo, Subject};
 use crate::beapi::{BeapiConfig, Builders};
-use crate::runner::Killed;
+use crate::events::Stop;
+use crate::runner::{Killed, StopFlag};
 use crate::ConfigError;
 
 /// The outcome of identification.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Identified {
     /// Method names, in API order.
     pub builders: Vec<String>,
@@ -29,6 +35,13 @@ pub struct Identified {
     /// Whether this came from the cache.
     #[serde(skip)]
     pub from_cache: bool,
+    /// Seconds identification took (0 when read from the cache).
+    #[serde(skip)]
+    pub seconds: f64,
+    /// Set when a limit or the stop flag ended identification early: the
+    /// builders are then the best set found so far.
+    #[serde(skip)]
+    pub stopped: Option<Stop>,
 }
 
 /// A candidate set of operations, by index into the API.
@@ -49,57 +62,89 @@ impl Candidate {
 
 /// Identifies builders for `T`, without the cache. Each fitness search is
 /// numbered from 1 in addresses, so an input that killed an earlier attempt
-/// (`killed`) is stepped past.
-pub fn identify<T: Subject>(config: &BeapiConfig, killed: &[Killed]) -> Result<Identified, ConfigError> {
+/// (`killed`) is stepped past. The run's time limit bounds identification
+/// as a whole, and so do memory pressure and `stop`: then the best set so
+/// far is returned, with [`Identified::stopped`] set.
+pub fn identify<T: Subject>(
+    config: &BeapiConfig,
+    killed: &[Killed],
+    stop: Option<&StopFlag>,
+) -> Result<Identified, ConfigError> {
+    let started = Instant::now();
     let infos: Vec<OperationInfo> = T::operations().iter().map(|op| op.info()).collect();
     let mut small = config.clone();
     small.scope = config.identification_scope();
     small.builders = Builders::All;
     small.record_canonical = false;
     small.state_matching = true;
-    // `max_length` and `time_limit` stay: they bound each fitness run, which
-    // matters for subjects whose structures the scope alone does not bound.
     let mut runs = 0u64;
-    let mut fitness = |ops: &[usize]| -> Result<Candidate, ConfigError> {
+    // A fitness that a limit cut short is not comparable: it ends the climb.
+    let mut fitness = |ops: &[usize]| -> Result<Result<Candidate, Stop>, ConfigError> {
+        if let Some(limit) = config.time_limit {
+            match limit.checked_sub(started.elapsed()).filter(|left| !left.is_zero()) {
+                Some(left) => small.time_limit = Some(left),
+                None => return Ok(Err(Stop::TimeLimit)),
+            }
+        }
         let names: Vec<String> = ops.iter().map(|&i| infos[i].name.to_owned()).collect();
         runs += 1;
         // The search takes its builders from `names`, not from the config.
-        let structures = crate::beapi::count_structures::<T>(&small, &names, runs, killed)?;
-        Ok(Candidate { ops: ops.to_vec(), structures, complexity: ops.iter().map(|&i| infos[i].complexity()).sum() })
+        let (structures, stopped) = crate::beapi::count_structures::<T>(&small, &names, runs, killed, stop)?;
+        if stopped != Stop::Complete {
+            return Ok(Err(stopped));
+        }
+        let complexity = ops.iter().map(|&i| infos[i].complexity()).sum();
+        Ok(Ok(Candidate { ops: ops.to_vec(), structures, complexity }))
     };
     let constructors: Vec<usize> = (0..infos.len()).filter(|&i| infos[i].is_constructor()).collect();
     if constructors.is_empty() {
         return Err(ConfigError::SubjectWithoutConstructor);
     }
     let mut current: Option<Candidate> = None;
+    let mut stopped = None;
     for &c in &constructors {
-        let candidate = fitness(&[c])?;
-        if current.as_ref().is_none_or(|best| candidate.beats(best)) {
-            current = Some(candidate);
+        match fitness(&[c])? {
+            Ok(candidate) if current.as_ref().is_none_or(|best| candidate.beats(best)) => current = Some(candidate),
+            Ok(_) => {}
+            Err(why) => {
+                stopped = Some(why);
+                break;
+            }
         }
     }
-    let mut current = current.expect("there is at least one constructor");
-    loop {
+    while stopped.is_none() {
+        let Some(base) = &current else { break };
         let mut best: Option<Candidate> = None;
-        for m in (0..infos.len()).filter(|m| !current.ops.contains(m) && infos[*m].may_build()) {
-            let mut ops = current.ops.clone();
+        for m in (0..infos.len()).filter(|m| !base.ops.contains(m) && infos[*m].may_build()) {
+            let mut ops = base.ops.clone();
             ops.push(m);
             ops.sort_unstable();
-            let candidate = fitness(&ops)?;
-            if best.as_ref().is_none_or(|b| candidate.beats(b)) {
-                best = Some(candidate);
+            match fitness(&ops)? {
+                Ok(candidate) if best.as_ref().is_none_or(|b| candidate.beats(b)) => best = Some(candidate),
+                Ok(_) => {}
+                Err(why) => {
+                    stopped = Some(why);
+                    break;
+                }
             }
         }
         match best {
-            Some(best) if best.structures > current.structures => current = best,
+            Some(best) if stopped.is_none() && best.structures > base.structures => current = Some(best),
             _ => break,
         }
     }
+    // Stopped before any constructor was measured: every operation.
+    let (ops, structures) = match current {
+        Some(c) => (c.ops, c.structures),
+        None => ((0..infos.len()).collect(), 0),
+    };
     Ok(Identified {
-        builders: names(&current.ops, &infos),
-        structures: current.structures,
+        builders: names(&ops, &infos),
+        structures,
         scope: small.scope,
         from_cache: false,
+        seconds: started.elapsed().as_secs_f64(),
+        stopped,
     })
 }
 
@@ -131,9 +176,13 @@ struct CacheEntry {
 }
 
 /// Identifies builders for `T`, reusing the cached result in `config.cache_dir`.
-pub fn identify_cached<T: Subject>(config: &BeapiConfig, killed: &[Killed]) -> Result<Identified, ConfigError> {
+pub fn identify_cached<T: Subject>(
+    config: &BeapiConfig,
+    killed: &[Killed],
+    stop: Option<&StopFlag>,
+) -> Result<Identified, ConfigError> {
     let Some(dir) = &config.cache_dir else {
-        return identify::<T>(config, killed);
+        return identify::<T>(config, killed, stop);
     };
     let subject = std::any::type_name::<T>().to_owned();
     let mut small = config.clone();
@@ -155,8 +204,8 @@ pub fn identify_cached<T: Subject>(config: &BeapiConfig, killed: &[Killed]) -> R
     if let Some(entry) = cached.filter(|entry| entry.key == key) {
         return Ok(Identified { from_cache: true, ..entry.identified });
     }
-    let identified = identify::<T>(config, killed)?;
-    if config.time_limit.is_some() {
+    let identified = identify::<T>(config, killed, stop)?;
+    if config.time_limit.is_some() || identified.stopped.is_some() {
         // Under a time limit the result may depend on the machine's speed.
         return Ok(identified);
     }

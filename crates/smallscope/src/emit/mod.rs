@@ -16,4 +16,5 @@ pub use atomic::{write_atomically, AtomicFile};
 pub use jsonl::{write_jsonl, StructureRecord};
 pub use picture::{to_dot, to_svg, PictureError};
 pub use random_tests::{describe, random_error_tests, random_regression_tests, RandomTestOptions};
+pub(crate) use rust_tests::rep_ok_holds;
 pub use rust_tests::{rust_tests, type_expr, RustTestOptions};

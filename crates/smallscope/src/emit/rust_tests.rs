@@ -57,7 +57,7 @@ pub fn rust_tests(report: &BeapiReport, options: &RustTestOptions) -> String {
         let result = program.result.expect("a structure's program yields it");
         writeln!(out, "    assert_eq!(canonical(&s{result}), {canonical:?});").unwrap();
         if options.has_rep_ok {
-            writeln!(out, "    assert_ne!(smallscope::Subject::rep_ok(&s{result}), Some(false));").unwrap();
+            writeln!(out, "    {}", rep_ok_holds(&format!("s{result}"))).unwrap();
         }
         out.push_str("}\n");
     }
@@ -72,11 +72,17 @@ pub fn rust_tests(report: &BeapiReport, options: &RustTestOptions) -> String {
             writeln!(out, "    {line}").unwrap();
         }
         if let (Some(broken), true) = (program.result, options.has_rep_ok) {
-            writeln!(out, "    assert_ne!(smallscope::Subject::rep_ok(&s{broken}), Some(false));").unwrap();
+            writeln!(out, "    {}", rep_ok_holds(&format!("s{broken}"))).unwrap();
         }
         out.push_str("}\n");
     }
     out
+}
+
+/// Asserts that the declared invariant holds on `var`, saying so when it
+/// does not (`assert_ne!` would print `left: Some(false), right: Some(false)`).
+pub(crate) fn rep_ok_holds(var: &str) -> String {
+    format!("assert!(smallscope::Subject::rep_ok(&{var}) != Some(false), \"`rep_ok` is false on {var}\");")
 }
 
 /// `new_add_add_remove`: the calls, by name.

@@ -48,10 +48,12 @@
 //!   behaviour depends on the field, a bug can be missed. Use it only for
 //!   what the walk cannot see, or for a value computed from the rest.
 
+mod contents;
 mod linearize;
 mod schema;
 mod value;
 
+pub use contents::{shallow_clone_note, shares_objects, CloneAudit, Contents};
 pub use linearize::{canonical_text, canonical_text_omitting, Canonical, CanonicalText, Linearizer, OutOfScope, Token};
 pub use schema::Schema;
 pub use value::{Arena, HeapValue, IndexLink};

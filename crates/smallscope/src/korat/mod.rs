@@ -39,8 +39,24 @@
 //! #[korat(objects = n)]
 //! pub struct Node { left: Option<Ref<Node>>, right: Option<Ref<Node>> }
 //!
-//! // Binary trees with exactly `size` nodes, as Korat's BinaryTree.
+//! // Binary trees with exactly `size` nodes, as Korat's BinaryTree. A link
+//! // to a node already seen fails the moment it is read.
 //! fn rep_ok(tree: TreeView<'_>) -> bool {
+//!     let mut seen: Vec<NodeView<'_>> = tree.root().into_iter().collect();
+//!     let mut queue = std::collections::VecDeque::from_iter(seen.clone());
+//!     while let Some(node) = queue.pop_front() {
+//!         for child in [node.left(), node.right()] {
+//!             let Some(child) = child else { continue };
+//!             if seen.contains(&child) { return false; }
+//!             seen.push(child);
+//!             queue.push_back(child);
+//!         }
+//!     }
+//!     seen.len() as i64 == tree.size()
+//! }
+//!
+//! // The same trees, checking for sharing only when a node leaves the queue.
+//! fn rep_ok_late(tree: TreeView<'_>) -> bool {
 //!     let mut seen = Vec::new();
 //!     let mut queue = std::collections::VecDeque::from_iter(tree.root());
 //!     while let Some(node) = queue.pop_front() {
@@ -52,9 +68,27 @@
 //!     seen.len() as i64 == tree.size()
 //! }
 //!
-//! let stats = korat::run::<Tree>(3, korat::from_fn::<Tree>(rep_ok)).unwrap();
-//! assert_eq!(stats.found, 5); // Catalan(3)
+//! let early = korat::run::<Tree>(5, korat::from_fn::<Tree>(rep_ok)).unwrap();
+//! let late = korat::run::<Tree>(5, korat::from_fn::<Tree>(rep_ok_late)).unwrap();
+//! assert_eq!((early.found, late.found), (42, 42)); // Catalan(5)
+//! // 2 818 candidates against 104 105.
+//! assert!(late.explored > 30 * early.explored, "{} against {}", late.explored, early.explored);
 //! ```
+//!
+//! # Fail at the first bad read
+//!
+//! That is what makes Korat fast, and it is up to the invariant. A run of
+//! `rep_ok` that returns `false` rules out every candidate that agrees on
+//! the fields it read, and the search moves on by changing the *last* field
+//! read. `rep_ok` above checks a link for sharing as soon as it reads it:
+//! the last field read is the bad link, and the next candidate changes it.
+//! `rep_ok_late` reads on (the other child, nodes further down the queue)
+//! before it pops the shared node and fails; the search then changes one of
+//! those later fields, which had nothing to do with the failure, and meets
+//! the same failure again for each of their values. The two accept the same
+//! trees, but at n = 5 the late check explores 37 times the candidates, and
+//! at n = 6 150 times (12 505 against 1 919 778); the gap grows with the
+//! scope and with the fields per node (keys, colours, parents).
 //!
 //! Every read goes through a view's field methods, which log it; even code
 //! in the model's own module cannot reach the candidate behind a view:

@@ -104,7 +104,7 @@ impl<T: Subject> Contract<T> for RepOk {
         }
     }
     fn assertion(&self, vars: &[&str]) -> Vec<String> {
-        vec![format!("assert_ne!(smallscope::Subject::rep_ok(&{}), Some(false), \"rep_ok\");", vars[0])]
+        vec![crate::emit::rep_ok_holds(vars[0])]
     }
 }
 

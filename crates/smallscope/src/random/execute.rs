@@ -16,7 +16,7 @@ use super::Contract;
 use crate::api::{Access, Arg, Operation, ParamKind, Returned};
 use crate::beapi::fingerprint;
 use crate::events::{During, FailureKind};
-use crate::heap::{Heap, Linearizer};
+use crate::heap::{CloneAudit, Heap, Linearizer};
 use crate::runner::{flight, run_captured, Address, Killed, Outcome, SafeDrop, UserCode};
 use crate::sequence::{Call, Operand, Program};
 
@@ -116,7 +116,15 @@ pub enum CallResult {
     /// or an invalid use of variables: the sequence is dropped.
     Illegal,
     Failed(Broken),
+    /// A shared value's `Clone` was found to share objects with it (a
+    /// derived `Clone` over `Rc`s): a call on the copy would change the
+    /// stored value too. Cloning is now off; run the sequence again, by replay.
+    ShallowClone,
 }
+
+/// Attempts a contract may kill (each on a value of its own) before it is
+/// switched off for the rest of the run.
+pub const KILLS_TO_SWITCH_OFF: usize = 2;
 
 /// How many untouched values a call's contracts compare the touched ones with.
 const VALUES_AT_HAND: usize = 4;
@@ -138,6 +146,8 @@ pub struct Executor<'a, T> {
     /// The subject's `Clone`, to copy a shared value; switched off when it
     /// killed an earlier attempt.
     pub clone: Cell<Option<CloneFn<T>>>,
+    /// Checks the first copies for objects shared with their originals.
+    clone_audit: Cell<CloneAudit>,
     /// Where the next calls are, for the flight recorder: the run and input
     /// of the address; each call adds its index as the detail.
     pub at: Cell<Address>,
@@ -145,6 +155,10 @@ pub struct Executor<'a, T> {
     pub killed: &'a [Killed],
     /// Fingerprints of values whose checks killed an earlier attempt.
     pub poisoned: RefCell<Vec<(u128, Broken)>>,
+    /// Contracts not checked any more: each killed [`KILLS_TO_SWITCH_OFF`]
+    /// earlier attempts (a derived `Debug` on a cyclic heap overflows the
+    /// stack on every cyclic value; one restart per value would never end).
+    pub switched_off: Vec<usize>,
     /// Replays so far, numbering their addresses.
     replays: Cell<u64>,
     /// When set, one-value checks are skipped for a value whose canonical
@@ -204,9 +218,17 @@ impl<'a, T> Executor<'a, T> {
             contracts,
             misuse,
             clone: Cell::new(clone),
+            clone_audit: Cell::new(CloneAudit::default()),
             at: Cell::new(Address::default()),
             killed,
             poisoned: RefCell::new(Vec::new()),
+            switched_off: (0..contracts.len())
+                .filter(|&c| {
+                    let kills =
+                        killed.iter().filter(|k| k.during == During::Check && contract_of(k.address.detail) == Some(c));
+                    kills.count() >= KILLS_TO_SWITCH_OFF
+                })
+                .collect(),
             replays: Cell::new(0),
             checked: None,
         }
@@ -239,6 +261,17 @@ impl<'a, T> Executor<'a, T> {
     /// The names of the contracts, by index.
     pub fn contract_names(&self) -> Vec<String> {
         self.contracts.iter().map(|c| c.name().to_owned()).collect()
+    }
+
+    /// The name of the contract that `killed` switched off: the contract it
+    /// killed in, when this was the last kill that switching it off counts.
+    pub fn switched_off_by(&self, killed: &Killed) -> Option<&str> {
+        let contract = contract_of(killed.address.detail).filter(|c| self.switched_off.contains(c))?;
+        let last = self
+            .killed
+            .iter()
+            .rfind(|k| k.during == During::Check && contract_of(k.address.detail) == Some(contract))?;
+        std::ptr::eq(last, killed).then(|| self.contracts[contract].name())
     }
 
     /// The input at call `index` killed an earlier attempt, if it did.
@@ -303,6 +336,12 @@ impl<T: Heap> Executor<'_, T> {
             if let Err(Outcome::Panicked(info) | Outcome::AssumeFailed(info)) = copied {
                 let broken = Broken::of_call(FailureKind::Panic, During::Clone, call.op, info.message, info.location);
                 return CallResult::Failed(broken);
+            }
+            if self.copies_share_objects(&shared, &args) {
+                self.clone.set(None);
+                // The copies' `Drop` could free what the originals still use.
+                std::mem::forget(args);
+                return CallResult::ShallowClone;
             }
         }
         let outcome = run_captured(UserCode::call(call.op), || (op.invoke)(&mut args, render));
@@ -409,6 +448,9 @@ impl<T: Heap> Executor<'_, T> {
         let value = |v: u32| -> &T { values[v as usize].as_deref().expect("live") };
         let is_touched = |v: u32| touched.contains(&v);
         for (c, contract) in self.contracts.iter().enumerate() {
+            if self.switched_off.contains(&c) {
+                continue;
+            }
             let mut looking_at: ([u32; 3], usize) = ([0; 3], 0);
             flight::position(self.address(index, Some(c)));
             let verdict = run_captured(UserCode::new(During::Check, op), || {
@@ -460,6 +502,18 @@ impl<T: Heap> Executor<'_, T> {
         self.contracts.iter().all(|contract| {
             matches!(run_captured(UserCode::new(During::Check, op), || contract.check_pair(a, b)), Ok(Ok(())))
         })
+    }
+
+    /// Whether a copy in `args` shares objects with its original in `shared`
+    /// (only the first copies are looked at: [`CloneAudit`]).
+    fn copies_share_objects(&self, shared: &[(usize, Shared<T>)], args: &[Arg<T>]) -> bool {
+        let mut audit = self.clone_audit.get();
+        let shallow = shared.iter().any(|(slot, original)| match &args[*slot] {
+            Arg::Subject(copy) => audit.is_shallow(&***original, copy),
+            _ => false,
+        });
+        self.clone_audit.set(audit);
+        shallow
     }
 
     /// Runs `program` from nothing, stopping at the first call that is not

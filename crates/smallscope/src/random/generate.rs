@@ -11,13 +11,13 @@ use rand::{RngExt, SeedableRng};
 use rand_xorshift::XorShiftRng;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::execute::{Broken, CallResult, Executor, GroupKey, Shared, Values};
+use super::execute::{Broken, CallResult, Executor, GroupKey, Shared, Values, KILLS_TO_SWITCH_OFF};
 use super::journal::{Delta, GroupState, Prints, SampledState, StoredComponent};
 use super::sequence::Sequence;
 use super::{IndexPruning, RandomConfig, Resume};
 use crate::api::{Access, IntKind, Operation, OperationInfo, ParamKind, ReturnKind, StdTraitTable};
 use crate::events::{Counts, During, Event, Failure, FailureKind, Input, Note, Progress, Sink, Stop, Witness};
-use crate::heap::Heap;
+use crate::heap::{shallow_clone_note, Contents, Heap};
 use crate::runner::memory::{self, Pressure};
 use crate::runner::{run_captured, take_drop_panic, StopFlag, UserCode};
 use crate::sequence::{Call, Literal, Operand, Program};
@@ -382,16 +382,20 @@ impl<'a, T: Heap> Generator<'a, T> {
                 stored.parts.iter().map(|&p| self.components[p as usize].seq.clone()).collect();
             let seq = Arc::new(Sequence::new(parts, stored.calls));
             let values = self.rebuild_values(index, &stored.parts, &seq)?;
+            // Values are kept only while `Clone` is trusted; without them
+            // there is nothing to index (as when the run made them).
             if seq.len() <= MEET_EQUAL_MAX_CALLS {
                 for &v in &stored.reusable {
-                    self.index_equal(values[v as usize].clone().expect("a reusable value is live"), &seq);
+                    if let Some(Some(value)) = values.get(v as usize) {
+                        self.index_equal(value.clone(), &seq);
+                    }
                 }
             }
             self.components.push(Component { seq, parts: stored.parts, values, reusable: stored.reusable });
         }
         self.committed_components = self.components.len();
         for (component, var) in seen_equal {
-            let value = self.components[component as usize].values[var as usize].clone();
+            let value = self.components[component as usize].values.get(var as usize).cloned().flatten();
             if let (Some(value), Some(hash)) = (value, self.traits.hash) {
                 let _ = run_captured(UserCode::new(During::Check, 0), || {
                     self.seen_equal.entry(hash(&value)).or_default().push(value.clone())
@@ -413,21 +417,28 @@ impl<'a, T: Heap> Generator<'a, T> {
         self.exec.locate(stage::REBUILD, index as u64);
         let mut touched = Vec::new();
         for (i, call) in seq.own_calls().iter().enumerate() {
-            if !matches!(self.exec.call(&mut values, call, i, false, &mut touched), CallResult::Ok { .. }) {
-                return Err(format!(
-                    "resuming: stored sequence {index} did not run as before: is the code deterministic?"
-                ));
+            match self.exec.call(&mut values, call, i, false, &mut touched) {
+                CallResult::Ok { .. } => {}
+                // As in the run before: from here on, values are replayed.
+                CallResult::ShallowClone => return Ok(Vec::new()),
+                _ => {
+                    return Err(format!(
+                        "resuming: stored sequence {index} did not run as before: is the code deterministic?"
+                    ))
+                }
             }
         }
         Ok(values)
     }
 
     /// Seeds the component set with every sequence of a constructor and at
-    /// most two more calls on its value, over the seed domains (at most
-    /// [`BOOTSTRAP_SEQUENCES`] of them). Random picks
-    /// rarely land on these short sequences once the set is large, yet they
-    /// are the best replacements when simplifying (§6.1).
+    /// most two more calls on its value, over the seed domains: at most
+    /// [`BOOTSTRAP_SEQUENCES`] of them, and at most a quarter of a sequence
+    /// limit, so that random generation keeps most of the budget. Random
+    /// picks rarely land on these short sequences once the set is large, yet
+    /// they are the best replacements when simplifying (§6.1).
     fn bootstrap(&mut self) {
+        let budget = self.config.sequence_limit.map_or(BOOTSTRAP_SEQUENCES, |n| (n / 4).min(BOOTSTRAP_SEQUENCES));
         let ops = self.exec.ops;
         for (index, op) in ops.iter().enumerate() {
             if !op.is_constructor() {
@@ -438,24 +449,36 @@ impl<'a, T: Heap> Generator<'a, T> {
                 self.try_sequence(Vec::new(), vec![call]);
             }
         }
-        // Then one and two more calls on each value, breadth-first.
+        // One more call on each value, breadth-first. Within a level, calls
+        // go round-robin over operations and then over values, so that a
+        // budget running out cuts every value and operation short alike
+        // (rather than leaving the values made last, by the last
+        // operations, never extended).
+        let mut templates: Vec<(u16, Vec<Vec<Operand>>)> = Vec::new();
+        for (index, op) in ops.iter().enumerate() {
+            let subjects = op.params.iter().filter(|p| matches!(p, ParamKind::Subject(_))).count();
+            if subjects == 1 && matches!(op.params.first(), Some(ParamKind::Subject(_))) {
+                templates.push((index as u16, self.literal_operands(&op.params, Some(0))));
+            }
+        }
+        let widest = templates.iter().map(|(_, combos)| combos.len()).max().unwrap_or(0);
+        let calls: Vec<(u16, &[Operand])> = (0..widest)
+            .flat_map(|k| templates.iter().filter_map(move |(op, combos)| Some((*op, combos.get(k)?.as_slice()))))
+            .collect();
         let mut level = 0..self.components.len();
         for _ in 0..BOOTSTRAP_DEPTH {
             let start = self.components.len();
-            for root in level.clone() {
-                for (index, op) in ops.iter().enumerate() {
-                    let subjects = op.params.iter().filter(|p| matches!(p, ParamKind::Subject(_))).count();
-                    if subjects != 1 || !matches!(op.params.first(), Some(ParamKind::Subject(_))) {
-                        continue;
+            for &(op, template) in &calls {
+                for root in level.clone() {
+                    if self.counts.explored >= budget {
+                        return;
                     }
                     let var = self.components[root].reusable[0];
-                    for operands in self.literal_operands(&op.params, Some(var)) {
-                        if self.counts.explored >= BOOTSTRAP_SEQUENCES {
-                            return;
-                        }
-                        let binds = (op.returns == ReturnKind::Subject).then_some(self.components[root].seq.vars());
-                        self.try_sequence(vec![root], vec![Call { op: index as u16, operands, binds }]);
-                    }
+                    let mut operands = template.to_vec();
+                    operands[0] = Operand::Var(var);
+                    let binds = (ops[usize::from(op)].returns == ReturnKind::Subject)
+                        .then_some(self.components[root].seq.vars());
+                    self.try_sequence(vec![root], vec![Call { op, operands, binds }]);
                 }
             }
             level = start..self.components.len();
@@ -564,6 +587,8 @@ impl<'a, T: Heap> Generator<'a, T> {
         let mut next_var = 0u32;
         let mut operands = Vec::with_capacity(op.params.len());
         let mut consumes = false;
+        // The integers the first subject argument holds, once an integer parameter asks.
+        let mut held: Option<Vec<i64>> = None;
         for kind in &op.params {
             let operand = match *kind {
                 ParamKind::Subject(access) => {
@@ -593,7 +618,10 @@ impl<'a, T: Heap> Generator<'a, T> {
                     };
                     Operand::Var(var)
                 }
-                ParamKind::Int(int) => Operand::Literal(Literal::Int(self.pick_int(int))),
+                ParamKind::Int(int) => {
+                    let held = held.get_or_insert_with(|| self.ints_held(&parts, &operands));
+                    Operand::Literal(Literal::Int(self.pick_int(int, held)))
+                }
                 ParamKind::Bool => Operand::Literal(Literal::Bool(self.rng.random_bool(0.5))),
                 ParamKind::Char => {
                     let chars = &self.config.chars;
@@ -620,8 +648,38 @@ impl<'a, T: Heap> Generator<'a, T> {
         Some((parts, calls))
     }
 
-    /// A seed integer or, half the time, one a call returned before; it must fit `kind`.
-    fn pick_int(&mut self, kind: IntKind) -> i64 {
+    /// The integers held by the value of the first variable in `operands`
+    /// (the receiver, for a method), when values are kept.
+    fn ints_held(&self, parts: &[usize], operands: &[Operand]) -> Vec<i64> {
+        let Some(Operand::Var(var)) = operands.iter().find(|o| matches!(o, Operand::Var(_))) else {
+            return Vec::new();
+        };
+        let mut offset = 0;
+        for &part in parts {
+            let component = &self.components[part];
+            let vars = component.seq.vars();
+            if *var < offset + vars {
+                return match component.values.get((var - offset) as usize) {
+                    Some(Some(value)) => Contents::of(&***value).ints,
+                    _ => Vec::new(),
+                };
+            }
+            offset += vars;
+        }
+        Vec::new()
+    }
+
+    /// An integer for a parameter of type `kind`: a third of the time one
+    /// that the receiver holds (`remove(k)` on a cache mostly needs a `k`
+    /// that is in it); else a seed integer or, half the time, one a call
+    /// returned before.
+    fn pick_int(&mut self, kind: IntKind, held: &[i64]) -> i64 {
+        if !held.is_empty() && self.rng.random_bool(1.0 / 3.0) {
+            let v = held[self.rng.random_range(0..held.len())];
+            if kind.fits(v) {
+                return v;
+            }
+        }
         if !self.ints.is_empty() && self.rng.random_bool(0.5) {
             let v = self.ints[self.rng.random_range(0..self.ints.len())];
             if kind.fits(v) {
@@ -687,6 +745,11 @@ impl<'a, T: Heap> Generator<'a, T> {
                     self.file_failure(failure, seq);
                     return;
                 }
+                CallResult::ShallowClone => {
+                    self.emit(Event::Note(Note { text: shallow_clone_note::<T>() }));
+                    // Cloning is off now: the same sequence again, replayed.
+                    return self.execute(parts, seq);
+                }
             }
         }
         for v in returned_ints {
@@ -739,12 +802,27 @@ impl<'a, T: Heap> Generator<'a, T> {
                 );
                 self.emit(Event::Note(Note { text }));
             }
-            (During::Check, Some(print)) => self.exec.poisoned.borrow_mut().push((print.0, broken.clone())),
+            (During::Check, print) => {
+                if let Some(print) = print {
+                    self.exec.poisoned.borrow_mut().push((print.0, broken.clone()));
+                }
+                if let Some(contract) = self.exec.switched_off_by(killed) {
+                    let text = format!(
+                        "contract `{contract}` killed the worker on {KILLS_TO_SWITCH_OFF} values ({}): it is not \
+                         checked again in this run",
+                        killed.kind.name()
+                    );
+                    self.emit(Event::Note(Note { text }));
+                }
+            }
             _ => {}
         }
         let mut program = seq.flatten();
         program.calls.truncate(index + 1);
         self.file_program(broken, program);
+        // Past it now: should the next input kill the worker too, the
+        // restart starts here, with this finding, not from the last commit.
+        self.commit();
     }
 
     /// Pairs a new value with an equal one made by another sequence, if
