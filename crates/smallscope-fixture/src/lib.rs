@@ -3,3 +3,4 @@
 
 pub mod enum_bst;
 pub mod lru;
+pub mod ordered_map;
