@@ -2,8 +2,10 @@
 //! authors would: the fixture of the tests that try smallscope as a user.
 
 pub mod deque;
+pub mod enum_bst;
 pub mod graph;
 pub mod lru;
+pub mod ordered_map;
 
 /// Does nothing. A harness binary calls it so that the linker keeps this
 /// crate, and with it the subjects' registrations.

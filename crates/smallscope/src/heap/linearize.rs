@@ -46,6 +46,7 @@ const SEQ: u64 = 10;
 const DANGLING: u64 = 11;
 const UINT: u64 = 12;
 const SOME: u64 = 13;
+const TUPLE: u64 = 14;
 
 fn tag(tag: u64, payload: u64) -> Token {
     (tag << TAG_SHIFT) | (payload & PAYLOAD)
@@ -141,6 +142,8 @@ trait Sink {
     fn variant(&mut self, class: Option<&'static Class>, index: u32);
     fn seq_begin(&mut self, len: usize);
     fn seq_end(&mut self);
+    fn tuple_begin(&mut self);
+    fn tuple_end(&mut self);
 }
 
 struct TokenSink<'a>(&'a mut Vec<Token>);
@@ -192,13 +195,20 @@ impl Sink for TokenSink<'_> {
         self.0.push(tag(SEQ, len as u64));
     }
     fn seq_end(&mut self) {}
+    // The arity is fixed by the type, but the token keeps `Some((None,))`
+    // apart from `None` in an `Option` of a tuple.
+    fn tuple_begin(&mut self) {
+        self.0.push(tag(TUPLE, 0));
+    }
+    fn tuple_end(&mut self) {}
 }
 
 /// Canonical form as text; see [`canonical_text`].
 ///
 /// Objects print as `Class#id{field: value, ..}`, inline structs as
 /// `Class{..}`, enum values as `Variant` or `Variant{field: value}`,
-/// sequences as `[a, b]`, and a pointer to an object met before as `@id`.
+/// sequences as `[a, b]`, tuples and map entries as `(a, b)`, and a pointer
+/// to an object met before as `@id`.
 #[derive(Default)]
 pub struct CanonicalText {
     out: String,
@@ -235,6 +245,13 @@ impl CanonicalText {
                 self.out.push_str(", ");
             }
         }
+    }
+
+    /// Opens a sequence or tuple: `open` now, `close` when it ends.
+    fn open_group(&mut self, open: char, close: char) {
+        self.item();
+        self.out.push(open);
+        self.frames.push(Frame::new(Some(close)));
     }
 
     /// Closes the frame on top, and the variant frame inside it first.
@@ -326,11 +343,15 @@ impl Sink for &mut CanonicalText {
         self.frames.push(Frame { written: false, close: Some('}'), lazy_open: true, variant: true });
     }
     fn seq_begin(&mut self, _len: usize) {
-        self.item();
-        self.out.push('[');
-        self.frames.push(Frame::new(Some(']')));
+        self.open_group('[', ']');
     }
     fn seq_end(&mut self) {
+        self.close();
+    }
+    fn tuple_begin(&mut self) {
+        self.open_group('(', ')');
+    }
+    fn tuple_end(&mut self) {
         self.close();
     }
 }
@@ -516,6 +537,14 @@ impl<S: Sink> Visitor for Dfs<'_, S> {
 
     fn seq_end(&mut self) {
         self.sink.seq_end();
+    }
+
+    fn tuple_begin(&mut self, _arity: usize) {
+        self.sink.tuple_begin();
+    }
+
+    fn tuple_end(&mut self) {
+        self.sink.tuple_end();
     }
 
     fn inline(&mut self, class: &'static Class, value: &dyn Heap) {

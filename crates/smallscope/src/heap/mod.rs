@@ -12,6 +12,9 @@
 //!
 //! A derived type stored by value inside another (a `Color` enum, a small
 //! inline struct) is part of its owner, not an object of its own.
+//! Primitives, `Option`, tuples, `Vec`, arrays, `VecDeque`, `BTreeMap`,
+//! `BTreeSet`, `HashMap` and `HashSet` are walked as values; maps and sets in
+//! key order (see [`HeapValue`]).
 //!
 //! ```
 //! use smallscope::Heap;
@@ -25,6 +28,90 @@
 //! let list = List { head: Some(Box::new(Node { key: 7, next: None })), len: 1 };
 //! assert_eq!(smallscope::heap::canonical_text(&list), "List#0{head: Node#1{key: 7, next: null}}");
 //! ```
+//!
+//! # Null variants
+//!
+//! An enum tree often ends in a unit variant rather than `None`. Mark it
+//! `#[heap(null)]` and it is the heap's null wherever it is reached: behind a
+//! `Box`, `Rc` or `Rc<RefCell<..>>`, or stored inline. It is then not an
+//! object, so the scope does not count it. Without the attribute every
+//! variant, unit ones included, is an object when boxed: a tree of `n`
+//! nodes would have `n + 1` more objects, its leaves. Only the root, and an
+//! arena element reached by an index link, is walked as an object even when
+//! it is the null variant. At most one variant, with no fields, can be null.
+//!
+//! ```
+//! use smallscope::Heap;
+//!
+//! #[derive(Heap)]
+//! enum Tree { #[heap(null)] Leaf, Node(Box<Tree>, u8, Box<Tree>) }
+//!
+//! #[derive(Heap)]
+//! struct Set { root: Tree }
+//!
+//! let leaf = || Box::new(Tree::Leaf);
+//! let set = Set { root: Tree::Node(leaf(), 3, Box::new(Tree::Node(leaf(), 5, leaf()))) };
+//! assert_eq!(
+//!     smallscope::heap::canonical_text(&set),
+//!     "Set#0{root: Node{0: null, 1: 3, 2: Tree#1{Node{0: null, 1: 5, 2: null}}}}"
+//! );
+//! ```
+//!
+//! # Types derive cannot walk
+//!
+//! A field of a type from another crate (which can implement neither trait
+//! here) is walked by a module of your own, like serde's `with`:
+//! `#[heap(with = module)]` (or `with = "module"`) makes the derived code call
+//!
+//! - `module::visit(&field, visitor: &mut dyn Visitor)` to report the field,
+//!   as [`HeapValue::visit`] would: typically through the `HeapValue`s of
+//!   its parts, in an order that depends only on its state;
+//! - `module::collect_classes(schema: &mut Schema)` to add the classes the
+//!   field can reach (nothing for primitives). It takes no value, so it is
+//!   written for the field's concrete type, not generically.
+//!
+//! A type of your own whose fields are not its state (spare capacity, a
+//! cache) can implement [`Heap`] by hand; implement [`HeapValue`] too if it
+//! is stored by value in another type:
+//!
+//! ```
+//! use smallscope::heap::{canonical_text, Class, Field, Heap, HeapValue, Schema, Visitor};
+//!
+//! /// Only the first `len` slots hold keys; the others keep stale ones.
+//! struct SmallSet { len: usize, slots: [u8; 4] }
+//!
+//! impl Heap for SmallSet {
+//!     fn class() -> &'static Class {
+//!         static CLASS: Class = Class {
+//!             name: "SmallSet",
+//!             fields: &[Field { name: "keys", omit: false }],
+//!             variants: &[],
+//!             hides_fields: false,
+//!             null_variant: None,
+//!         };
+//!         &CLASS
+//!     }
+//!     fn walk(&self, visitor: &mut dyn Visitor) {
+//!         if visitor.field(Self::class(), 0) {
+//!             self.slots[..self.len].visit(visitor);
+//!         }
+//!     }
+//!     fn collect_classes(_schema: &mut Schema) {}
+//! }
+//!
+//! let stale = SmallSet { len: 1, slots: [4, 9, 9, 9] };
+//! let fresh = SmallSet { len: 1, slots: [4, 0, 0, 0] };
+//! assert_eq!(canonical_text(&stale), "SmallSet#0{keys: [4]}");
+//! assert_eq!(canonical_text(&stale), canonical_text(&fresh));
+//! ```
+//!
+//! # Generic types
+//!
+//! `#[derive(Heap)]` on a generic type adds `P: HeapValue` for each type
+//! parameter `P` a walked field names (not one that is `skip`ped, an index
+//! link, a `with` field, or only inside `PhantomData`). Every instance of a
+//! generic type shares one [`Class`] (`Stack<u8>` and `Stack<char>` are
+//! both `Stack`), so the scope counts their objects together.
 //!
 //! [`Linearizer`] turns a rooted heap into its canonical form (the BEAPI
 //! paper's Fig. 3); [`Schema`] lists the classes a type can reach, so that
@@ -70,6 +157,9 @@ pub struct Class {
     /// Whether some field is `#[heap(skip)]` or `#[heap(omit)]`: then two
     /// values with one canonical form may still differ.
     pub hides_fields: bool,
+    /// For an enum, the index of its `#[heap(null)]` variant: the values
+    /// whose [`Heap::is_null`] is true.
+    pub null_variant: Option<u32>,
 }
 
 /// Static description of one field of a [`Class`].
@@ -94,6 +184,15 @@ pub trait Heap {
     fn class() -> &'static Class
     where
         Self: Sized;
+
+    /// Whether this value is the heap's null (an enum's `#[heap(null)]`
+    /// variant). A pointer to it, or a field holding it inline, is reported
+    /// as null instead of an object; only the root is walked regardless.
+    /// A hand-written impl that overrides it also sets
+    /// [`Class::null_variant`], which tells `Option` to mark `Some`.
+    fn is_null(&self) -> bool {
+        false
+    }
 
     /// Reports every field, in declaration order, to `visitor`.
     ///
@@ -152,10 +251,11 @@ pub struct ObjRef<'a> {
     pub value: &'a dyn Heap,
 }
 
-/// Receives the events of [`Heap::walk`].
+/// Receives the events of [`Heap::walk`] and [`HeapValue::visit`].
 ///
-/// Only derived code and the pointer impls in this module call these methods;
-/// implementors are the linearizer, renderers and coverage collectors.
+/// Derived code, the [`HeapValue`] impls in this module and hand-written
+/// [`Heap`] impls (see the module docs) call these methods; implementors are
+/// the linearizer, renderers and coverage collectors.
 pub trait Visitor {
     /// Announces field `index` of `class`; the value follows only if this returns `true`.
     fn field(&mut self, class: &'static Class, index: usize) -> bool;
@@ -167,9 +267,18 @@ pub trait Visitor {
     fn prim(&mut self, value: Prim<'_>);
     /// The variant of a derived enum; its fields follow.
     fn variant(&mut self, index: u32);
-    /// A sequence (`Vec`, array) of `len` values follows, closed by [`Visitor::seq_end`].
+    /// A sequence (`Vec`, array, set, map) of `len` values follows, closed by [`Visitor::seq_end`].
     fn seq_begin(&mut self, len: usize);
     fn seq_end(&mut self);
+    /// A tuple (or a map entry) of `arity` values follows, closed by
+    /// [`Visitor::tuple_end`]. Its length is fixed by its type, so it is not
+    /// bounded by the scope as an omitted sequence is. By default a sequence.
+    fn tuple_begin(&mut self, arity: usize) {
+        self.seq_begin(arity);
+    }
+    fn tuple_end(&mut self) {
+        self.seq_end();
+    }
     /// A derived type stored by value: part of its owner, walked in place.
     fn inline(&mut self, class: &'static Class, value: &dyn Heap);
     /// A pointer to an object.
