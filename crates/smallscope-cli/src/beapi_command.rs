@@ -40,6 +40,9 @@ pub struct BeapiArgs {
     /// String arguments, separated by commas.
     #[arg(long, value_delimiter = ',')]
     pub strings: Option<Vec<String>>,
+    /// Lists for `Vec<u8>` / `&[u8]` parameters: every list of at most N integers (default 2).
+    #[arg(long, value_name = "N")]
+    pub list_length: Option<u32>,
     /// Leave `Class.field` out of the canonical form (repeatable).
     #[arg(long = "omit", value_name = "CLASS.FIELD")]
     pub omit: Vec<String>,
@@ -103,6 +106,9 @@ impl BeapiArgs {
         if let Some(strings) = &self.strings {
             config.strings = strings.clone();
         }
+        if let Some(length) = self.list_length {
+            config.list_length = length;
+        }
         config.omit.extend(self.omit.iter().cloned());
         config.misuse_panics.extend(self.misuse_panics.iter().cloned());
         if let Some(scope) = self.builder_scope {
@@ -137,6 +143,9 @@ impl BeapiArgs {
         }
         if let Some(strings) = &self.strings {
             command.push_str(&format!(" --strings {}", strings.join(",")));
+        }
+        if let Some(length) = self.list_length {
+            command.push_str(&format!(" --list-length {length}"));
         }
         for field in &self.omit {
             command.push_str(&format!(" --omit {field}"));

@@ -5,38 +5,14 @@
 //! (not yet, see the ignored test) a regression test catches a planted
 //! behaviour change.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
-}
+use smallscope_scratch_crate::ScratchCrate;
 
-/// Where the generated crates build: beside the other targets, shared by
-/// every test here so their dependencies build once.
-fn target_dir() -> PathBuf {
-    let base = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| workspace().join("target"), PathBuf::from);
-    base.join("emitted-tests")
-}
-
-/// Writes a crate named `name` at `krate` that depends on the workspace's
-/// `smallscope` and `smallscope-subjects`, with the workspace's lock file.
-fn temp_crate(krate: &Path, name: &str) {
-    let root = workspace();
-    std::fs::create_dir_all(krate.join("tests")).unwrap();
-    std::fs::create_dir_all(krate.join("src")).unwrap();
-    std::fs::write(
-        krate.join("Cargo.toml"),
-        format!(
-            "[package]\nname = {name:?}\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
-             [dependencies]\nsmallscope = {{ path = {:?} }}\nsmallscope-subjects = {{ path = {:?} }}\n\n[workspace]\n",
-            root.join("crates/smallscope"),
-            root.join("crates/smallscope-subjects"),
-        ),
-    )
-    .unwrap();
-    std::fs::write(krate.join("src/lib.rs"), "").unwrap();
-    std::fs::copy(root.join("Cargo.lock"), krate.join("Cargo.lock")).unwrap();
+/// A scratch crate at `krate` that depends on `smallscope` and `smallscope-subjects`.
+fn temp_crate(krate: &Path, name: &str) -> ScratchCrate {
+    ScratchCrate::new(krate, name, &["smallscope", "smallscope-subjects"])
 }
 
 /// Emits a test file for `subject` into `tests_dir`; returns the structure count.
@@ -53,51 +29,26 @@ fn emit(subject: &str, scope: &str, builders: &str, tests_dir: &Path) -> u64 {
     summary["structures"].as_u64().unwrap()
 }
 
-/// Runs `cargo test` in the generated crate and returns (stdout, success).
-fn cargo_test(krate: &Path, extra: &[&str]) -> (String, bool) {
-    let output = Command::new(env!("CARGO"))
-        .args(["test", "--offline", "--quiet", "--manifest-path"])
-        .arg(krate.join("Cargo.toml"))
-        .arg("--")
-        .args(extra)
-        .env("CARGO_TARGET_DIR", target_dir())
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&output.stdout).into_owned() + &String::from_utf8_lossy(&output.stderr);
-    (text, output.status.success())
-}
-
-/// Sums `N passed` over every test binary's result line.
-fn passed(text: &str) -> u64 {
-    text.lines()
-        .filter_map(|l| l.strip_prefix("test result: "))
-        .filter_map(|l| {
-            l.split_once(" passed").map(|(head, _)| head.rsplit(' ').next().unwrap().parse::<u64>().unwrap())
-        })
-        .sum()
-}
-
 #[test]
 fn generated_tests_compile_and_pass() {
     let dir = tempfile::tempdir().unwrap();
-    let krate = dir.path();
-    temp_crate(krate, "emitted-tests");
+    let krate = temp_crate(dir.path(), "emitted-tests");
 
     // A Box tree, an Rc/Weak cycle, an arena with fallible calls, and a bug.
     let mut expected = 0;
-    expected += emit("bst", "4", "new,add", &krate.join("tests"));
-    expected += emit("dll", "3", "all", &krate.join("tests"));
-    expected += emit("ncl", "3", "all", &krate.join("tests"));
-    expected += emit("rbt-bug-fixup", "4", "new,add,remove", &krate.join("tests"));
+    expected += emit("bst", "4", "new,add", &krate.tests_dir());
+    expected += emit("dll", "3", "all", &krate.tests_dir());
+    expected += emit("ncl", "3", "all", &krate.tests_dir());
+    expected += emit("rbt-bug-fixup", "4", "new,add,remove", &krate.tests_dir());
 
-    let (text, ok) = cargo_test(krate, &[]);
-    assert!(ok, "{text}");
-    assert_eq!(passed(&text), expected, "{text}");
+    let run = krate.cargo_test(&[]);
+    assert!(run.success, "{}", run.text);
+    assert_eq!(run.passed(), expected, "{}", run.text);
 
     // The failure witness reproduces the failure.
-    let (text, ok) = cargo_test(krate, &["--ignored"]);
-    assert!(!ok, "the witness should fail: {text}");
-    assert!(text.contains("failure_new_add_add_add_add_remove"), "{text}");
+    let run = krate.cargo_test(&["--ignored"]);
+    assert!(!run.success, "the witness should fail: {}", run.text);
+    assert!(run.text.contains("failure_new_add_add_add_add_remove"), "{}", run.text);
 }
 
 /// `random --out DIR` for `subject` with a fixed seed; returns the number of
@@ -118,30 +69,18 @@ fn emit_random_with_seed(subject: &str, out: &Path, seed: u64) -> usize {
 }
 
 /// `cargo test --test NAME` in the generated crate: (passed, failed, output).
-fn run_test_file(krate: &Path, name: &str) -> (u64, u64, String) {
-    let output = Command::new(env!("CARGO"))
-        .args(["test", "--offline", "--manifest-path"])
-        .arg(krate.join("Cargo.toml"))
-        .args(["--test", name])
-        .env("CARGO_TARGET_DIR", target_dir())
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&output.stdout).into_owned() + &String::from_utf8_lossy(&output.stderr);
-    let count = |what: &str| -> u64 {
-        let line = text.lines().find(|l| l.starts_with("test result: ")).unwrap_or_else(|| panic!("{name}: {text}"));
-        let (head, _) = line.split_once(&format!(" {what}")).unwrap_or_else(|| panic!("{name}: {line}"));
-        head.rsplit(' ').next().unwrap().parse().unwrap()
-    };
-    let (passed, failed) = (count("passed"), count("failed"));
-    assert_eq!(output.status.success(), failed == 0, "{name}: {text}");
-    (passed, failed, text)
+fn run_test_file(krate: &ScratchCrate, name: &str) -> (u64, u64, String) {
+    let run = krate.cargo_test_file(name);
+    assert!(run.text.contains("test result: "), "{name}: {}", run.text);
+    let (passed, failed) = (run.passed(), run.failed());
+    assert_eq!(run.success, failed == 0, "{name}: {}", run.text);
+    (passed, failed, run.text)
 }
 
 #[test]
 fn random_tests_fail_and_pass_as_generated() {
     let dir = tempfile::tempdir().unwrap();
-    let krate = dir.path().join("crate");
-    temp_crate(&krate, "emitted-random-tests");
+    let krate = temp_crate(&dir.path().join("crate"), "emitted-random-tests");
     let mut error_files = Vec::new();
     for subject in ["dll-bug-remove", "binheap-bug-rebalance", "ncl-bug-hash", "dll"] {
         let out = dir.path().join("out").join(subject);
@@ -158,7 +97,7 @@ fn random_tests_fail_and_pass_as_generated() {
             );
         }
         let name = format!("{}_errors", subject.replace('-', "_"));
-        std::fs::copy(out.join("error_tests.rs"), krate.join("tests").join(format!("{name}.rs"))).unwrap();
+        krate.write_test(&name, &std::fs::read_to_string(out.join("error_tests.rs")).unwrap());
         error_files.push((name, groups as u64));
     }
 
@@ -166,9 +105,8 @@ fn random_tests_fail_and_pass_as_generated() {
     let regression = std::fs::read_to_string(dir.path().join("out/dll/regression_tests.rs")).unwrap();
     let tests = regression.matches("#[test]").count() as u64;
     assert!(tests > 0, "{regression}");
-    std::fs::write(krate.join("tests/dll_regression.rs"), &regression).unwrap();
-    let changed = with_remove_bug(&regression);
-    std::fs::write(krate.join("tests/dll_regression_remove_bug.rs"), changed).unwrap();
+    krate.write_test("dll_regression", &regression);
+    krate.write_test("dll_regression_remove_bug", &with_remove_bug(&regression));
 
     for (name, groups) in &error_files {
         let (passed, failed, text) = run_test_file(&krate, name);
@@ -205,14 +143,13 @@ fn with_remove_bug(regression: &str) -> String {
 #[test]
 fn random_regression_tests_catch_the_planted_remove_bug() {
     let dir = tempfile::tempdir().unwrap();
-    let krate = dir.path().join("crate");
-    temp_crate(&krate, "emitted-random-tests");
+    let krate = temp_crate(&dir.path().join("crate"), "emitted-random-tests");
     for seed in SEEDS {
         let out = dir.path().join(format!("out{seed}"));
         assert_eq!(emit_random_with_seed("dll", &out, seed), 0);
         let regression = std::fs::read_to_string(out.join("regression_tests.rs")).unwrap();
         let name = format!("dll_regression_remove_bug_{seed}");
-        std::fs::write(krate.join(format!("tests/{name}.rs")), with_remove_bug(&regression)).unwrap();
+        krate.write_test(&name, &with_remove_bug(&regression));
         let (_, failed, text) = run_test_file(&krate, &name);
         assert!(failed >= 1, "seed {seed}: the regression tests miss the planted change in `remove`:\n{text}");
     }

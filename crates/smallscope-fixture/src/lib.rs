@@ -4,6 +4,7 @@
 pub mod deque;
 pub mod enum_bst;
 pub mod graph;
+pub mod inventory;
 pub mod lru;
 pub mod ordered_map;
 

@@ -1,9 +1,10 @@
 //! `#[smallscope::api]`: an `impl` block's `pub fn`s become operations.
 
-use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote, ToTokens};
+use proc_macro2::{Span, TokenStream, TokenTree};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::parse::{Parse, ParseStream};
 use syn::punctuated::Punctuated;
+use syn::spanned::Spanned;
 use syn::{FnArg, GenericArgument, ImplItem, ImplItemFn, ItemImpl, LitStr, PathArguments, ReturnType, Token, Type};
 
 /// The attribute's arguments.
@@ -143,6 +144,91 @@ fn classify_ret(ty: &Type, me: &syn::Ident) -> Ret {
     }
 }
 
+/// Whether a value of type `ty` equals its own `Debug` rendering read as a
+/// Rust literal (see `Operation::returns_literal`). Decided on the written
+/// type: an alias or a reference is not one, and is compared by rendering.
+fn returns_literal(ty: &Type) -> bool {
+    literal_type(ty, true)
+}
+
+/// `top`: whether `ty` is the whole return type. `String` and `Option<..>`
+/// count only there: inside an `Option`, `Some("a")` reads as an `Option<&str>`.
+fn literal_type(ty: &Type, top: bool) -> bool {
+    const PLAIN: [&str; 15] =
+        ["i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize", "f32", "f64", "bool"];
+    match ty {
+        Type::Paren(p) => literal_type(&p.elem, top),
+        Type::Group(g) => literal_type(&g.elem, top),
+        Type::Reference(r) if r.mutability.is_none() => {
+            matches!(&*r.elem, Type::Path(p) if p.qself.is_none() && p.path.is_ident("str"))
+        }
+        Type::Path(p) if p.qself.is_none() => {
+            let last = p.path.segments.last().expect("non-empty path");
+            let name = last.ident.to_string();
+            match &last.arguments {
+                PathArguments::None => PLAIN.contains(&name.as_str()) || name == "char" || (top && name == "String"),
+                PathArguments::AngleBracketed(args) if top && name == "Option" && args.args.len() == 1 => {
+                    matches!(args.args.first(), Some(GenericArgument::Type(inner)) if literal_type(inner, false))
+                }
+                _ => false,
+            }
+        }
+        _ => false,
+    }
+}
+
+/// A type as it is written, for messages (`&'a str`, not `& 'a str`).
+fn type_text(ty: &Type) -> String {
+    let text = ty.to_token_stream().to_string();
+    [("& ", "&"), (" <", "<"), ("< ", "<"), (" >", ">"), (" ,", ","), (" :: ", "::")]
+        .iter()
+        .fold(text, |text, (from, to)| text.replace(from, to))
+}
+
+/// Whether `tokens` name one of `lifetimes`.
+fn mentions_lifetime(tokens: TokenStream, lifetimes: &[syn::Ident]) -> bool {
+    let mut after_quote = false;
+    for token in tokens {
+        match token {
+            TokenTree::Punct(p) => after_quote = p.as_char() == '\'',
+            TokenTree::Ident(ident) if after_quote && lifetimes.contains(&ident) => return true,
+            TokenTree::Group(group) if mentions_lifetime(group.stream(), lifetimes) => return true,
+            _ => after_quote = false,
+        }
+    }
+    false
+}
+
+/// `tokens` with each of `lifetimes` replaced by `'static`.
+fn with_static_lifetimes(tokens: TokenStream, lifetimes: &[syn::Ident]) -> TokenStream {
+    let mut out = Vec::new();
+    let mut after_quote = false;
+    for token in tokens {
+        match token {
+            TokenTree::Ident(ident) if after_quote && lifetimes.contains(&ident) => {
+                out.push(TokenTree::Ident(syn::Ident::new("static", ident.span())));
+                after_quote = false;
+            }
+            TokenTree::Group(group) => {
+                let mut replaced =
+                    proc_macro2::Group::new(group.delimiter(), with_static_lifetimes(group.stream(), lifetimes));
+                replaced.set_span(group.span());
+                out.push(TokenTree::Group(replaced));
+                after_quote = false;
+            }
+            TokenTree::Punct(p) => {
+                after_quote = p.as_char() == '\'';
+                out.push(TokenTree::Punct(p));
+            }
+            other => {
+                after_quote = false;
+                out.push(other);
+            }
+        }
+    }
+    out.into_iter().collect()
+}
+
 /// `Some(ok_type)` when `ty` is `Result<T, E>` (by its last path segment).
 fn result_ok_type(ty: &Type) -> Option<Type> {
     let Type::Path(p) = ty else { return None };
@@ -163,12 +249,18 @@ fn wrap(ret: &Ret, value: TokenStream) -> TokenStream {
     match ret {
         Ret::Unit => quote!({ let _ = #value; ::smallscope::api::Returned::Unit }),
         Ret::Subject => quote!(::smallscope::api::Returned::Subject(#value)),
+        // A value without `Debug` (an `impl Iterator`) is not rendered, so not observed.
         Ret::Value => quote!({
             let __value = #value;
             #[allow(unused_imports)]
-            use ::smallscope::api::__private::probe::{NoInt as _, ViaInt as _};
+            use ::smallscope::api::__private::probe::{NoDebugValue as _, NoInt as _, ViaDebugValue as _, ViaInt as _};
             let __int = (&&::smallscope::api::__private::probe::IntProbe(&__value)).smallscope_int();
-            ::smallscope::api::Returned::value(&__value, render, __int)
+            let __rendered = if render {
+                (&&::smallscope::api::__private::probe::DebugProbe(&__value)).smallscope_render()
+            } else {
+                ::core::option::Option::None
+            };
+            ::smallscope::api::Returned::Value { rendered: __rendered, int: __int }
         }),
     }
 }
@@ -181,8 +273,9 @@ fn ret_kind(ret: &Ret) -> TokenStream {
     }
 }
 
-/// The `Operation` literal for one method.
-fn operation(method: &ImplItemFn, me: &syn::Ident) -> syn::Result<TokenStream> {
+/// The `Operation` literal for one method; `lifetimes` are the impl's
+/// lifetime parameters, which the subject type fixes to `'static`.
+fn operation(method: &ImplItemFn, me: &syn::Ident, lifetimes: &[syn::Ident]) -> syn::Result<TokenStream> {
     let sig = &method.sig;
     if sig.asyncness.is_some() || sig.unsafety.is_some() {
         return Err(syn::Error::new_spanned(
@@ -228,14 +321,30 @@ fn operation(method: &ImplItemFn, me: &syn::Ident) -> syn::Result<TokenStream> {
                     reads.push(read);
                 }
                 Param::Primitive(ty) => {
-                    kinds.push(quote!(<#ty as ::smallscope::api::Primitive>::KIND));
-                    reads.push(quote!(<#ty as ::smallscope::api::Primitive>::from_arg(&*#slot)));
+                    if mentions_lifetime(ty.to_token_stream(), lifetimes) {
+                        return Err(syn::Error::new_spanned(
+                            &ty,
+                            format!(
+                                "parameter type `{}` borrows for the impl's lifetime, but smallscope's arguments \
+                                 live only for the call; mark the method with #[smallscope(skip)]",
+                                type_text(&ty)
+                            ),
+                        ));
+                    }
+                    // Spanned on the type: an unsupported one is reported there.
+                    let span = ty.span();
+                    kinds.push(quote_spanned!(span=> <#ty as ::smallscope::api::Primitive>::KIND));
+                    reads.push(quote_spanned!(span=> <#ty as ::smallscope::api::Primitive>::from_arg(&mut *#slot)));
                 }
             },
         }
     }
     let arity = slots.len();
     let call = quote!(Self::#name(#(#reads),*));
+    let returns_literal = match &sig.output {
+        ReturnType::Default => false,
+        ReturnType::Type(_, ty) => returns_literal(&result_ok_type(ty).unwrap_or_else(|| (**ty).clone())),
+    };
     let (returns, fallible, body) = match &sig.output {
         ReturnType::Default => (Ret::Unit, false, wrap(&Ret::Unit, call)),
         ReturnType::Type(_, ty) => match result_ok_type(ty) {
@@ -264,6 +373,7 @@ fn operation(method: &ImplItemFn, me: &syn::Ident) -> syn::Result<TokenStream> {
             receiver: #receiver,
             params: ::std::vec![#(#kinds),*],
             returns: #returns,
+            returns_literal: #returns_literal,
             fallible: #fallible,
             invoke: |__args: &mut [::smallscope::api::Arg<Self>], render: bool| -> ::smallscope::api::Returned<Self> {
                 let [#(#slots),*] = <&mut [::smallscope::api::Arg<Self>; #arity]>::try_from(__args)
@@ -299,6 +409,9 @@ pub fn expand(args: TokenStream, mut item: ItemImpl) -> syn::Result<TokenStream>
         ));
     }
     let me = self_ident(&item.self_ty)?;
+    // Lifetime parameters need no `register`: the subject is the type at `'static`.
+    let lifetimes: Vec<syn::Ident> = item.generics.lifetimes().map(|l| l.lifetime.ident.clone()).collect();
+    let generic = item.generics.type_params().next().is_some() || item.generics.const_params().next().is_some();
     let mut operations = Vec::new();
     let mut rep_ok_found = false;
     for impl_item in &mut item.items {
@@ -313,7 +426,7 @@ pub fn expand(args: TokenStream, mut item: ItemImpl) -> syn::Result<TokenStream>
         if skip || !matches!(method.vis, syn::Visibility::Public(_)) {
             continue;
         }
-        operations.push(operation(method, &me)?);
+        operations.push(operation(method, &me, &lifetimes)?);
     }
     let rep_ok = match &args.rep_ok {
         Some(method) => quote! {
@@ -334,14 +447,20 @@ pub fn expand(args: TokenStream, mut item: ItemImpl) -> syn::Result<TokenStream>
             }
         }
     }
-    let (impl_generics, _, where_clause) = item.generics.split_for_impl();
-    let self_ty = &item.self_ty;
-    let generic = !item.generics.params.is_empty();
+    // The subject impl keeps the type and const parameters; lifetimes become `'static`.
+    let mut subject_generics = item.generics.clone();
+    subject_generics.params =
+        subject_generics.params.into_iter().filter(|p| !matches!(p, syn::GenericParam::Lifetime(_))).collect();
+    let (impl_generics, _, where_clause) = subject_generics.split_for_impl();
+    let where_clause = with_static_lifetimes(where_clause.to_token_stream(), &lifetimes);
+    let self_ty: Type = syn::parse2(with_static_lifetimes(item.self_ty.to_token_stream(), &lifetimes))?;
+    let self_ty = &self_ty;
     let registrations: Vec<TokenStream> = if args.register.is_empty() {
         if generic {
             return Err(syn::Error::new(
                 Span::call_site(),
-                "a generic impl needs `register(\"name\" = Type<..>, ..)` to name its instantiations",
+                "an impl generic over types or constants needs `register(\"name\" = Type<..>, ..)` to name its \
+                 instantiations",
             ));
         }
         let name = args.name.as_ref().map(|n| n.value()).unwrap_or_else(|| kebab_case(&me.to_string()));
@@ -362,7 +481,7 @@ pub fn expand(args: TokenStream, mut item: ItemImpl) -> syn::Result<TokenStream>
             .collect()
     };
     let concrete: Vec<&Type> =
-        if args.register.is_empty() { vec![&*item.self_ty] } else { args.register.iter().map(|(_, ty)| ty).collect() };
+        if args.register.is_empty() { vec![self_ty] } else { args.register.iter().map(|(_, ty)| ty).collect() };
     let std_traits: Vec<TokenStream> = concrete.iter().map(|ty| std_traits_impl(ty)).collect();
     let item_tokens = item.to_token_stream();
     Ok(quote! {

@@ -667,7 +667,13 @@ mod tests {
                 canonical: Some("S#0{x: 1}".into()),
                 rebuild: Rebuild::Step(Step {
                     op: 1,
-                    args: vec![StepArg::Structure(0), StepArg::Literal(Literal::Str("a".into()))],
+                    args: vec![
+                        StepArg::Structure(0),
+                        StepArg::Literal(Literal::Str("a".into())),
+                        StepArg::Literal(Literal::OptionInt(None)),
+                        StepArg::Literal(Literal::OptionInt(Some(-2))),
+                        StepArg::Literal(Literal::IntList(vec![1, 2].into())),
+                    ],
                     output: Output::Param(0),
                 }),
                 variant: true,
@@ -703,6 +709,11 @@ mod tests {
         assert_eq!(back, events);
         // A one-character string stays a string, not a char.
         assert!(text.contains("{\"str\":\"a\"}"), "{text}");
+        // `Option<u8>` and list arguments.
+        assert!(
+            text.contains("{\"option_int\":null}},{\"literal\":{\"option_int\":-2}},{\"literal\":{\"int_list\":[1,2]}"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use crate::api::{Access, Arg, OperationInfo, ParamKind};
+use crate::api::{Access, Arg, ListForm, OperationInfo, ParamKind};
 
 /// A primitive argument value.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -18,6 +18,10 @@ pub enum Literal {
     Bool(bool),
     Char(char),
     Str(Arc<str>),
+    /// For an `Option<u8>` parameter.
+    OptionInt(Option<i64>),
+    /// For a `Vec<u8>`, `&[u8]` or `&Vec<u8>` parameter.
+    IntList(Arc<[i64]>),
 }
 
 impl Literal {
@@ -27,17 +31,43 @@ impl Literal {
             Literal::Bool(v) => Arg::Bool(*v),
             Literal::Char(v) => Arg::Char(*v),
             Literal::Str(v) => Arg::Str(v.clone()),
+            Literal::OptionInt(v) => Arg::OptionInt(*v),
+            Literal::IntList(v) => Arg::IntList(v.clone()),
         }
     }
 
-    /// The literal as Rust source, for a parameter of `kind`.
-    pub fn rust(&self) -> String {
+    /// The literal as Rust source, for a parameter of `kind`. Integers need
+    /// no suffix: the parameter's type decides theirs.
+    pub fn rust(&self, kind: ParamKind) -> String {
         match self {
             Literal::Int(v) => v.to_string(),
             Literal::Bool(v) => v.to_string(),
             Literal::Char(v) => format!("{v:?}"),
             // `.into()` fits both `String` and `&str` parameters.
             Literal::Str(v) => format!("{:?}.into()", &**v),
+            Literal::OptionInt(Some(v)) => format!("Some({v})"),
+            Literal::OptionInt(None) => "None".to_owned(),
+            Literal::IntList(values) => {
+                let items: Vec<String> = values.iter().map(i64::to_string).collect();
+                let items = items.join(", ");
+                match kind {
+                    ParamKind::IntList(_, ListForm::Slice) => format!("&[{items}]"),
+                    ParamKind::IntList(_, ListForm::VecRef) => format!("&vec![{items}]"),
+                    _ => format!("vec![{items}]"),
+                }
+            }
+        }
+    }
+
+    /// Whether every integer in it fits the parameter `kind` (any literal
+    /// fits a parameter that is not an integer's).
+    pub fn fits(&self, kind: ParamKind) -> bool {
+        match (self, kind) {
+            (Literal::Int(v), ParamKind::Int(int)) | (Literal::OptionInt(Some(v)), ParamKind::OptionInt(int)) => {
+                int.fits(*v)
+            }
+            (Literal::IntList(values), ParamKind::IntList(int, _)) => values.iter().all(|&v| int.fits(v)),
+            _ => true,
         }
     }
 }
@@ -208,7 +238,7 @@ impl Program {
                     }
                     None if op.returns == crate::api::ReturnKind::Unit => format!("{expr};"),
                     None => match observed.get(index).and_then(Option::as_deref) {
-                        Some(value) => assertion(&expr, value),
+                        Some(value) => assertion(&expr, value, op.returns_literal),
                         None => format!("let _ = {expr};"),
                     },
                 }
@@ -284,7 +314,7 @@ const PRELUDE_METHODS: &[&str] = &[
 /// prefix, always uses method syntax.)
 fn call_expr(call: &Call, op: &OperationInfo, prefix: &str) -> String {
     let mut operands = call.operands.iter().zip(&op.params).map(|(operand, kind)| match operand {
-        Operand::Literal(lit) => lit.rust(),
+        Operand::Literal(lit) => lit.rust(*kind),
         Operand::Var(v) => match kind {
             ParamKind::Subject(Access::Ref) => format!("&s{v}"),
             ParamKind::Subject(Access::Mut) => format!("&mut s{v}"),
@@ -305,16 +335,19 @@ fn call_expr(call: &Call, op: &OperationInfo, prefix: &str) -> String {
     }
 }
 
-/// `assert_eq!(expr, value)` when the rendering is a Rust literal that
-/// compares with the value as it is (numbers, `bool`, `char`, strings,
-/// `Some`/`None` of those); otherwise the `Debug` renderings are compared.
-fn assertion(expr: &str, rendered: &str) -> String {
+/// `assert_eq!(expr, value)` when the operation returns a type that
+/// compares with its rendering as it is (`literal`: see
+/// [`OperationInfo::returns_literal`]) and the rendering is such a literal
+/// (numbers, `bool`, `char`, strings, `Some`/`None` of those); otherwise the
+/// `Debug` renderings are compared, which compiles for any returned type
+/// (`Option<&u8>`, `&[u8]`, a struct).
+fn assertion(expr: &str, rendered: &str, literal: bool) -> String {
     static LITERAL: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    let literal = LITERAL.get_or_init(|| {
+    let pattern = LITERAL.get_or_init(|| {
         let atom = r#"-?[0-9]+(\.[0-9]+)?|true|false|'[^'\\]'|"[^"\\]*""#;
         regex::Regex::new(&format!(r"^(None|{atom}|Some\(({atom})\))$")).expect("valid regex")
     });
-    if literal.is_match(rendered) {
+    if literal && pattern.is_match(rendered) {
         format!("assert_eq!({expr}, {rendered});")
     } else {
         format!("assert_eq!(format!(\"{{:?}}\", {expr}), {rendered:?});")

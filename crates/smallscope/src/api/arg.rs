@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use super::{IntKind, ParamKind};
+use super::{IntKind, ListForm, ParamKind};
 
 /// An argument, in the slot of the parameter it is for.
 #[derive(Debug)]
@@ -14,6 +14,26 @@ pub enum Arg<T> {
     Bool(bool),
     Char(char),
     Str(Arc<str>),
+    OptionInt(Option<i64>),
+    IntList(Arc<[i64]>),
+    /// An [`Arg::IntList`] converted in place to its parameter's element
+    /// type, for a `&[u8]` or `&Vec<u8>` parameter to borrow.
+    TypedList(TypedInts),
+}
+
+/// A list of integers of one Rust type.
+#[derive(Debug)]
+pub enum TypedInts {
+    I8(Vec<i8>),
+    I16(Vec<i16>),
+    I32(Vec<i32>),
+    I64(Vec<i64>),
+    Isize(Vec<isize>),
+    U8(Vec<u8>),
+    U16(Vec<u16>),
+    U32(Vec<u32>),
+    U64(Vec<u64>),
+    Usize(Vec<usize>),
 }
 
 impl<T> Arg<T> {
@@ -49,25 +69,77 @@ impl<T> Arg<T> {
             Arg::Bool(_) => "a bool",
             Arg::Char(_) => "a char",
             Arg::Str(_) => "a string",
+            Arg::OptionInt(_) => "an optional integer",
+            Arg::IntList(_) | Arg::TypedList(_) => "a list of integers",
         }
     }
 }
 
-/// A primitive parameter type: its kind, and how to read it from an [`Arg`].
+/// A parameter type other than the subject's: its kind, and how to read it
+/// from an [`Arg`]. The slot is mutable so that a borrowed parameter
+/// (`&[u8]`) can borrow a value converted in place.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a parameter type #[smallscope::api] supports",
+    label = "unsupported parameter type",
+    note = "parameters may be integers, `bool`, `char`, `String`, `&str`, `Option<integer>`, `Vec<integer>`, \
+            `&[integer]`, `&Vec<integer>`, or the subject type (`Self`, `&Self`, `&mut Self`)",
+    note = "leave the method out of the API with #[smallscope(skip)]"
+)]
 pub trait Primitive<'a>: Sized {
     const KIND: ParamKind;
-    fn from_arg<T>(arg: &'a Arg<T>) -> Self;
+    fn from_arg<T>(arg: &'a mut Arg<T>) -> Self;
 }
 
 macro_rules! int_primitive {
     ($($t:ty => $kind:ident),*) => {$(
         impl<'a> Primitive<'a> for $t {
             const KIND: ParamKind = ParamKind::Int(IntKind::$kind);
-            fn from_arg<T>(arg: &'a Arg<T>) -> Self {
+            fn from_arg<T>(arg: &'a mut Arg<T>) -> Self {
                 match arg {
                     // The engines only pass values that fit (`IntKind::fits`).
                     Arg::Int(v) => *v as $t,
                     other => panic!("smallscope: expected an integer argument, found {}", other.describe()),
+                }
+            }
+        }
+
+        impl<'a> Primitive<'a> for Option<$t> {
+            const KIND: ParamKind = ParamKind::OptionInt(IntKind::$kind);
+            fn from_arg<T>(arg: &'a mut Arg<T>) -> Self {
+                match arg {
+                    Arg::OptionInt(v) => v.map(|v| v as $t),
+                    other => panic!("smallscope: expected an optional integer argument, found {}", other.describe()),
+                }
+            }
+        }
+
+        impl<'a> Primitive<'a> for Vec<$t> {
+            const KIND: ParamKind = ParamKind::IntList(IntKind::$kind, ListForm::Vec);
+            fn from_arg<T>(arg: &'a mut Arg<T>) -> Self {
+                match arg {
+                    Arg::IntList(values) => values.iter().map(|&v| v as $t).collect(),
+                    other => panic!("smallscope: expected a list argument, found {}", other.describe()),
+                }
+            }
+        }
+
+        impl<'a> Primitive<'a> for &'a [$t] {
+            const KIND: ParamKind = ParamKind::IntList(IntKind::$kind, ListForm::Slice);
+            fn from_arg<T>(arg: &'a mut Arg<T>) -> Self {
+                <&Vec<$t>>::from_arg(arg)
+            }
+        }
+
+        impl<'a> Primitive<'a> for &'a Vec<$t> {
+            const KIND: ParamKind = ParamKind::IntList(IntKind::$kind, ListForm::VecRef);
+            fn from_arg<T>(arg: &'a mut Arg<T>) -> Self {
+                if let Arg::IntList(values) = arg {
+                    let typed = values.iter().map(|&v| v as $t).collect();
+                    *arg = Arg::TypedList(TypedInts::$kind(typed));
+                }
+                match arg {
+                    Arg::TypedList(TypedInts::$kind(values)) => values,
+                    other => panic!("smallscope: expected a list argument, found {}", other.describe()),
                 }
             }
         }
@@ -78,7 +150,7 @@ int_primitive!(i8 => I8, i16 => I16, i32 => I32, i64 => I64, isize => Isize,
 
 impl<'a> Primitive<'a> for bool {
     const KIND: ParamKind = ParamKind::Bool;
-    fn from_arg<T>(arg: &'a Arg<T>) -> Self {
+    fn from_arg<T>(arg: &'a mut Arg<T>) -> Self {
         match arg {
             Arg::Bool(v) => *v,
             other => panic!("smallscope: expected a bool argument, found {}", other.describe()),
@@ -88,7 +160,7 @@ impl<'a> Primitive<'a> for bool {
 
 impl<'a> Primitive<'a> for char {
     const KIND: ParamKind = ParamKind::Char;
-    fn from_arg<T>(arg: &'a Arg<T>) -> Self {
+    fn from_arg<T>(arg: &'a mut Arg<T>) -> Self {
         match arg {
             Arg::Char(v) => *v,
             other => panic!("smallscope: expected a char argument, found {}", other.describe()),
@@ -98,7 +170,7 @@ impl<'a> Primitive<'a> for char {
 
 impl<'a> Primitive<'a> for &'a str {
     const KIND: ParamKind = ParamKind::Str;
-    fn from_arg<T>(arg: &'a Arg<T>) -> Self {
+    fn from_arg<T>(arg: &'a mut Arg<T>) -> Self {
         match arg {
             Arg::Str(v) => v,
             other => panic!("smallscope: expected a string argument, found {}", other.describe()),
@@ -108,7 +180,7 @@ impl<'a> Primitive<'a> for &'a str {
 
 impl<'a> Primitive<'a> for String {
     const KIND: ParamKind = ParamKind::Str;
-    fn from_arg<T>(arg: &'a Arg<T>) -> Self {
+    fn from_arg<T>(arg: &'a mut Arg<T>) -> Self {
         <&str>::from_arg(arg).to_owned()
     }
 }

@@ -3,9 +3,23 @@
 //! `#[smallscope::api]` on an `impl` block turns each `pub fn` into an
 //! [`Operation`]: a type-erased callable with typed parameter slots. The
 //! receiver, when there is one, is parameter 0. Parameters are primitives
-//! (integers, `bool`, `char`, `String`, `&str`) drawn from the scope's
-//! domains, or the subject type itself (`Self`, `&Self`, `&mut Self`) drawn
-//! from structures built before.
+//! (integers, `bool`, `char`, `String`, `&str`), `Option` of an integer,
+//! and lists of integers (`Vec<u8>`, `&[u8]`, `&Vec<u8>`), drawn from the
+//! scope's domains ([`ParamKind`]), or the subject type itself (`Self`,
+//! `&Self`, `&mut Self`) drawn from structures built before. Any other
+//! parameter type (another subject's `&Other`, a `&mut [u8]`) is a compile
+//! error on that parameter; leave the method out with `#[smallscope(skip)]`.
+//!
+//! A returned value is observed through its `Debug` rendering; a type
+//! without `Debug` (an `impl Iterator`) is called but not observed.
+//! Generated tests compare a value with a literal only when its declared
+//! type equals its rendering read as one ([`Operation::returns_literal`]),
+//! and otherwise compare renderings, so they compile for any return type
+//! (`Option<&u8>`, `&[u8]`).
+//!
+//! An impl generic only over lifetimes (`impl<'a> Parser<'a>`) declares the
+//! subject `Parser<'static>`; one generic over types or constants needs
+//! `register(..)`. A parameter borrowing for the impl's lifetime is an error.
 //!
 //! ```
 //! use smallscope::Heap;
@@ -24,6 +38,10 @@
 //!         Ok(self.value)
 //!     }
 //!     pub fn get(&self) -> u8 { self.value }
+//!     /// `None` and each integer of the domain are tried.
+//!     pub fn bump_or_reset(&mut self, by: Option<u8>) { self.value = by.map_or(0, |b| self.value + b); }
+//!     /// Every list of at most 2 integers of the domain is tried.
+//!     pub fn bump_all(&mut self, by: &[u8]) { self.value += by.iter().sum::<u8>(); }
 //!     #[smallscope(skip)]
 //!     pub fn reset_all(&mut self) { self.value = 0; }
 //!     pub fn rep_ok(&self) -> bool { self.value < 200 }
@@ -31,7 +49,7 @@
 //!
 //! use smallscope::api::Subject;
 //! let names: Vec<_> = Counter::operations().iter().map(|op| op.name).collect();
-//! assert_eq!(names, ["new", "bump", "take", "get"]);
+//! assert_eq!(names, ["new", "bump", "take", "get", "bump_or_reset", "bump_all"]);
 //! ```
 //!
 //! Arguments of `#[smallscope::api(..)]`:
@@ -47,8 +65,10 @@ mod registry;
 mod std_traits;
 
 pub use crate::runner::{assume_failed, Outcome, PanicInfo};
-pub use arg::{Arg, Primitive};
-pub use operation::{Access, AsInt, IntKind, Invoke, Operation, OperationInfo, ParamKind, ReturnKind, Returned};
+pub use arg::{Arg, Primitive, TypedInts};
+pub use operation::{
+    Access, AsInt, IntKind, Invoke, ListForm, Operation, OperationInfo, ParamKind, ReturnKind, Returned,
+};
 pub use registry::{find_subject, registered_subjects, ErasedSubject, Registration, SubjectHandle};
 pub use std_traits::{StdTraitTable, StdTraits};
 

@@ -63,6 +63,19 @@ impl IntKind {
     }
 }
 
+/// How a parameter takes a list of integers, which decides how a literal
+/// is written in generated code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ListForm {
+    /// `Vec<u8>`: written `vec![1, 2]`.
+    Vec,
+    /// `&[u8]`: written `&[1, 2]`.
+    Slice,
+    /// `&Vec<u8>`: written `&vec![1, 2]`.
+    VecRef,
+}
+
 /// The kind of one parameter slot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -73,6 +86,10 @@ pub enum ParamKind {
     Char,
     /// `String` or `&str`.
     Str,
+    /// `Option<u8>` and the like: `None`, or an integer of the domain.
+    OptionInt(IntKind),
+    /// `Vec<u8>`, `&[u8]` or `&Vec<u8>`: short lists over the integer domain.
+    IntList(IntKind, ListForm),
 }
 
 impl ParamKind {
@@ -82,8 +99,11 @@ impl ParamKind {
         match self {
             ParamKind::Bool => 1,
             ParamKind::Char | ParamKind::Int(_) => 2,
-            ParamKind::Str => 3,
-            ParamKind::Subject(_) => 4,
+            // One value more than its integer: `None`.
+            ParamKind::Str | ParamKind::OptionInt(_) => 3,
+            // Lists multiply the integer domain.
+            ParamKind::IntList(..) => 4,
+            ParamKind::Subject(_) => 5,
         }
     }
 }
@@ -115,7 +135,8 @@ pub enum Returned<T> {
 }
 
 impl<T> Returned<T> {
-    /// Wraps a returned value; used by derived code.
+    /// Wraps a returned value, rendered when `render` asks (for operations
+    /// written by hand; derived code renders only values with `Debug`).
     pub fn value<V: std::fmt::Debug + ?Sized>(value: &V, render: bool, int: Option<i64>) -> Self {
         Returned::Value { rendered: render.then(|| format!("{value:?}")), int }
     }
@@ -139,6 +160,13 @@ pub struct Operation<T> {
     /// Parameter slots, receiver first.
     pub params: Vec<ParamKind>,
     pub returns: ReturnKind,
+    /// Whether the returned value (`Ok`'s, for a `Result`) compares equal
+    /// to its own `Debug` rendering written as a Rust literal: integers,
+    /// floats, `bool`, `char`, `String`, `&str`, and `Option` of these but
+    /// `String`. Generated tests assert those as `assert_eq!(call, 3)`, and
+    /// any other value (a reference, `Option<&u8>`, a struct) through its
+    /// rendering, which compiles whatever the type.
+    pub returns_literal: bool,
     /// Whether the method returns a `Result`, whose `Err` is misuse.
     pub fallible: bool,
     pub invoke: Invoke<T>,
@@ -152,6 +180,7 @@ impl<T> Operation<T> {
             receiver: self.receiver,
             params: self.params.clone(),
             returns: self.returns,
+            returns_literal: self.returns_literal,
             fallible: self.fallible,
         }
     }
@@ -169,6 +198,9 @@ pub struct OperationInfo {
     pub receiver: bool,
     pub params: Vec<ParamKind>,
     pub returns: ReturnKind,
+    /// See [`Operation::returns_literal`].
+    #[serde(default)]
+    pub returns_literal: bool,
     pub fallible: bool,
 }
 

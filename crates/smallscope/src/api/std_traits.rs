@@ -168,4 +168,25 @@ pub mod probe {
         }
     }
     pub struct IntProbe<'a, T: ?Sized>(pub &'a T);
+
+    /// A return value's `Debug` rendering, or `None` for a type without
+    /// `Debug` (an `impl Iterator`, a struct that does not derive it): such a
+    /// value is not observed.
+    pub trait ViaDebugValue {
+        fn smallscope_render(&self) -> Option<String>;
+    }
+    impl<T: std::fmt::Debug + ?Sized> ViaDebugValue for &DebugProbe<'_, T> {
+        fn smallscope_render(&self) -> Option<String> {
+            Some(format!("{:?}", self.0))
+        }
+    }
+    pub trait NoDebugValue {
+        fn smallscope_render(&self) -> Option<String>;
+    }
+    impl<T: ?Sized> NoDebugValue for DebugProbe<'_, T> {
+        fn smallscope_render(&self) -> Option<String> {
+            None
+        }
+    }
+    pub struct DebugProbe<'a, T: ?Sized>(pub &'a T);
 }

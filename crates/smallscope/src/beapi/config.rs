@@ -52,6 +52,10 @@ pub struct BeapiConfig {
     pub ints: Option<Range<i64>>,
     pub strings: Vec<String>,
     pub chars: Vec<char>,
+    /// Lists for `Vec<u8>` / `&[u8]` parameters: every list of at most this
+    /// many elements over the integer domain. The default, 2, keeps the
+    /// domain at 1 + n + n² lists for n integers (13 at scope 3).
+    pub list_length: u32,
     /// `Class.field` names left out of the canonical form.
     pub omit: Vec<String>,
     /// Regular expressions: a panic whose message matches one is misuse, not failure.
@@ -80,6 +84,7 @@ impl Default for BeapiConfig {
             ints: None,
             strings: vec!["a".into(), "b".into()],
             chars: vec!['a', 'b'],
+            list_length: 2,
             omit: Vec::new(),
             misuse_panics: Vec::new(),
             builders: Builders::Auto,
@@ -155,6 +160,7 @@ pub fn parse_int_range(text: &str) -> Result<Range<i64>, ConfigError> {
 /// ints = "0..5"             # integer arguments, B excluded
 /// strings = ["a", "b"]
 /// chars = ["x"]
+/// list_length = 2           # lists for Vec<u8> / &[u8] parameters
 /// omit = ["NodeCachingLinkedList.maximum_cache_size"]
 /// misuse_panics = ["index out of bounds"]   # regexes
 /// builders = ["new", "add"] # or "auto" / "all"
@@ -171,6 +177,7 @@ pub struct ConfigFile {
     pub ints: Option<String>,
     pub strings: Option<Vec<String>>,
     pub chars: Option<Vec<char>>,
+    pub list_length: Option<u32>,
     pub omit: Option<Vec<String>>,
     pub misuse_panics: Option<Vec<String>>,
     pub builders: Option<BuildersSetting>,
@@ -215,6 +222,9 @@ impl ConfigFile {
         }
         if let Some(chars) = &self.chars {
             config.chars = chars.clone();
+        }
+        if let Some(length) = self.list_length {
+            config.list_length = length;
         }
         if let Some(omit) = &self.omit {
             config.omit = omit.clone();
@@ -274,6 +284,7 @@ mod tests {
             scope = 4
             ints = "1..3"
             strings = ["x"]
+            list_length = 3
             omit = ["A.b"]
             misuse_panics = ["oops"]
             builders = ["new", "add"]
@@ -287,6 +298,7 @@ mod tests {
         assert_eq!(config.scope, 4);
         assert_eq!(config.int_range(), 1..3);
         assert_eq!(config.strings, ["x"]);
+        assert_eq!(config.list_length, 3);
         assert_eq!(config.omit, ["A.b"]);
         assert_eq!(config.builders, Builders::Named(vec!["new".into(), "add".into()]));
         assert_eq!(config.storage, StateStorage::Exact);

@@ -12,7 +12,8 @@ use regex::Regex;
 
 use super::states::{StateKey, StateSet};
 use super::{BeapiConfig, BeapiReport, Resume};
-use crate::api::{Arg, Operation, OperationInfo, ParamKind, Returned, Subject};
+use crate::api::{Arg, IntKind, Operation, OperationInfo, ParamKind, Returned, Subject};
+use crate::error::MAX_DOMAIN;
 use crate::events::{
     Counts, During, Event, Failure, FailureGroups, FailureKind, Fingerprint, Input, LevelStats, Note, Progress,
     Rebuild, RunFinished, Sink, Stop, StructureFound, Witness,
@@ -197,7 +198,10 @@ impl<'a, T: Subject> Search<'a, T> {
             .iter()
             .map(|p| Regex::new(p).map_err(|e| ConfigError::BadPattern { pattern: p.clone(), reason: e.to_string() }))
             .collect::<Result<Vec<_>, _>>()?;
-        let domains = ops.iter().map(|op| op.params.iter().map(|p| domain(config, *p)).collect()).collect();
+        let domains = ops
+            .iter()
+            .map(|op| op.params.iter().map(|p| domain(config, *p, op.name)).collect::<Result<_, _>>())
+            .collect::<Result<_, _>>()?;
         let keeps_all_objects =
             chosen.iter().any(|&i| ops[i].params.iter().filter(|p| matches!(p, ParamKind::Subject(_))).count() > 1);
         Ok(Search {
@@ -933,13 +937,50 @@ impl Odometer {
     }
 }
 
-/// The literals a parameter of `kind` ranges over.
-fn domain(config: &BeapiConfig, kind: ParamKind) -> Vec<Literal> {
-    match kind {
+/// The literals a parameter of `kind` (of operation `op`) ranges over:
+/// `None` and then the integers for an `Option`, and for a list every list
+/// of at most `list_length` integers, shortest first.
+fn domain(config: &BeapiConfig, kind: ParamKind, op: &str) -> Result<Vec<Literal>, ConfigError> {
+    let ints = |int: IntKind| config.int_range().filter(move |v| int.fits(*v));
+    Ok(match kind {
         ParamKind::Subject(_) => Vec::new(),
-        ParamKind::Int(int) => config.int_range().filter(|v| int.fits(*v)).map(Literal::Int).collect(),
+        ParamKind::Int(int) => ints(int).map(Literal::Int).collect(),
         ParamKind::Bool => vec![Literal::Bool(false), Literal::Bool(true)],
         ParamKind::Char => config.chars.iter().copied().map(Literal::Char).collect(),
         ParamKind::Str => config.strings.iter().map(|s| Literal::Str(Arc::from(s.as_str()))).collect(),
-    }
+        ParamKind::OptionInt(int) => std::iter::once(None).chain(ints(int).map(Some)).map(Literal::OptionInt).collect(),
+        ParamKind::IntList(int, _) => {
+            let values: Vec<i64> = ints(int).collect();
+            let size = (0..=config.list_length)
+                .map(|k| (values.len() as u128).saturating_pow(k))
+                .fold(0u128, u128::saturating_add);
+            if size > u128::from(MAX_DOMAIN) {
+                return Err(ConfigError::DomainTooLarge {
+                    what: format!(
+                        "the lists for `{op}` (at most {} of {} integers: --list-length)",
+                        config.list_length,
+                        values.len()
+                    ),
+                    size,
+                    max: MAX_DOMAIN,
+                });
+            }
+            let mut lists: Vec<Vec<i64>> = vec![Vec::new()];
+            let mut last_length = lists.clone();
+            for _ in 0..config.list_length {
+                last_length = last_length
+                    .iter()
+                    .flat_map(|list| {
+                        values.iter().map(move |&v| {
+                            let mut longer = list.clone();
+                            longer.push(v);
+                            longer
+                        })
+                    })
+                    .collect();
+                lists.extend(last_length.iter().cloned());
+            }
+            lists.into_iter().map(|list| Literal::IntList(list.into())).collect()
+        }
+    })
 }

@@ -113,6 +113,13 @@ impl<T: Subject> Beapi<T> {
         self
     }
 
+    /// Lists for `Vec<u8>` / `&[u8]` parameters hold at most `length`
+    /// integers (default 2): every such list is tried.
+    pub fn list_length(mut self, length: u32) -> Self {
+        self.config.list_length = length;
+        self
+    }
+
     pub fn builders(mut self, builders: Builders) -> Self {
         self.config.builders = builders;
         self

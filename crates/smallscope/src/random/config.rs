@@ -47,6 +47,10 @@ pub struct RandomConfig {
     pub ints: Vec<i64>,
     pub chars: Vec<char>,
     pub strings: Vec<Arc<str>>,
+    /// Lists for `Vec<u8>` / `&[u8]` parameters have at most this many
+    /// elements (a length drawn uniformly, each element as an integer
+    /// argument is). Longer than BEAPI's default, which enumerates them all.
+    pub list_length: usize,
     /// Probability of appending a chosen call several times (§7.5, `N`).
     pub repeat_probability: f64,
     /// Upper bound of the repetition count (§7.5, `max`). The thesis uses
@@ -77,6 +81,7 @@ impl Default for RandomConfig {
             ints: vec![-1, 0, 1, 2, 3, 10, 100],
             chars: vec!['a', ' ', '#'],
             strings: vec!["".into(), "hi!".into()],
+            list_length: 4,
             repeat_probability: 0.1,
             max_repeat: 10,
             max_length: 100,

@@ -485,6 +485,11 @@ impl<'a, T: Heap> Generator<'a, T> {
         }
     }
 
+    /// The seed integers that fit `kind`.
+    fn seed_ints(&self, kind: IntKind) -> impl Iterator<Item = i64> + '_ {
+        self.config.ints.iter().copied().filter(move |&v| kind.fits(v))
+    }
+
     /// Every combination of seed literals for `params` (at most
     /// [`BOOTSTRAP_COMBINATIONS`]), with `receiver` in slot 0 when given.
     fn literal_operands(&self, params: &[ParamKind], receiver: Option<u32>) -> Vec<Vec<Operand>> {
@@ -492,18 +497,21 @@ impl<'a, T: Heap> Generator<'a, T> {
         for kind in params {
             let choices: Vec<Operand> = match *kind {
                 ParamKind::Subject(_) => vec![Operand::Var(receiver.unwrap_or(0))],
-                ParamKind::Int(int) => self
-                    .config
-                    .ints
-                    .iter()
-                    .filter(|&&v| int.fits(v))
-                    .map(|&v| Operand::Literal(Literal::Int(v)))
-                    .collect(),
+                ParamKind::Int(int) => self.seed_ints(int).map(|v| Operand::Literal(Literal::Int(v))).collect(),
                 ParamKind::Bool => [false, true].map(|b| Operand::Literal(Literal::Bool(b))).to_vec(),
                 ParamKind::Char => self.config.chars.iter().map(|&c| Operand::Literal(Literal::Char(c))).collect(),
                 ParamKind::Str => {
                     self.config.strings.iter().map(|s| Operand::Literal(Literal::Str(s.clone()))).collect()
                 }
+                ParamKind::OptionInt(int) => std::iter::once(None)
+                    .chain(self.seed_ints(int).map(Some))
+                    .map(|v| Operand::Literal(Literal::OptionInt(v)))
+                    .collect(),
+                // The empty list and one list per seed integer: lengths grow in the random phase.
+                ParamKind::IntList(int, _) => std::iter::once(Arc::from([]))
+                    .chain(self.seed_ints(int).map(|v| Arc::from([v])))
+                    .map(|list| Operand::Literal(Literal::IntList(list)))
+                    .collect(),
             };
             combos = combos
                 .iter()
@@ -630,6 +638,17 @@ impl<'a, T: Heap> Generator<'a, T> {
                 ParamKind::Str => {
                     let strings = &self.config.strings;
                     Operand::Literal(Literal::Str(strings[self.rng.random_range(0..strings.len())].clone()))
+                }
+                ParamKind::OptionInt(int) => {
+                    // `None` is one value of the domain, as likely as each seed integer.
+                    let none = 1.0 / (1 + self.seed_ints(int).count()) as f64;
+                    let value = (!self.rng.random_bool(none)).then(|| self.pick_int(int));
+                    Operand::Literal(Literal::OptionInt(value))
+                }
+                ParamKind::IntList(int, _) => {
+                    let length = self.rng.random_range(0..=self.config.list_length);
+                    let list: Vec<i64> = (0..length).map(|_| self.pick_int(int)).collect();
+                    Operand::Literal(Literal::IntList(list.into()))
                 }
             };
             operands.push(operand);

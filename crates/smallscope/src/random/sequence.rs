@@ -112,6 +112,18 @@ fn hash_call(hasher: &mut Xxh3, call: &Call) {
                 hasher.update(&(s.len() as u64).to_le_bytes());
                 hasher.update(s.as_bytes());
             }
+            Operand::Literal(Literal::OptionInt(None)) => hasher.update(&[7]),
+            Operand::Literal(Literal::OptionInt(Some(i))) => {
+                hasher.update(&[8]);
+                hasher.update(&i.to_le_bytes());
+            }
+            Operand::Literal(Literal::IntList(values)) => {
+                hasher.update(&[9]);
+                hasher.update(&(values.len() as u64).to_le_bytes());
+                for v in values.iter() {
+                    hasher.update(&v.to_le_bytes());
+                }
+            }
         }
     }
     match call.binds {

@@ -11,7 +11,9 @@
 //!    replacements first; here removal alone is stuck, because the value is
 //!    needed;
 //! 3. **literals**: replace each integer argument by a simpler one from the
-//!    domain (0 first), which makes the test easier to read.
+//!    domain (0 first), `Some(x)` by `None`, and a list by a shorter one or
+//!    one with simpler elements, which makes the test easier to read. Only
+//!    values the parameter's type holds are tried (never `-1` for a `u8`).
 //!
 //! Every candidate is replayed from scratch; the failure decides.
 
@@ -181,30 +183,70 @@ impl<T: crate::heap::Heap> Simplifier<'_, T> {
         keep
     }
 
+    /// Replaces each literal by a simpler one that keeps the failure: an
+    /// integer by one nearer 0, `Some(x)` by `None`, a list by a shorter one
+    /// or one with simpler elements.
     fn simplify_literals(&self, mut program: Program) -> Program {
         for call_index in 0..program.calls.len() {
             for operand_index in 0..program.calls[call_index].operands.len() {
-                let Operand::Literal(Literal::Int(current)) = program.calls[call_index].operands[operand_index] else {
+                let Operand::Literal(current) = &program.calls[call_index].operands[operand_index] else {
                     continue;
                 };
+                let mut current = current.clone();
                 // Only values the parameter's type holds: the witness is Rust source too.
-                let param = self.exec.ops[usize::from(program.calls[call_index].op)].params.get(operand_index);
-                let fits = |c: i64| !matches!(param, Some(ParamKind::Int(kind)) if !kind.fits(c));
-                let simpler_values =
-                    self.ints.iter().filter(|&&c| (c.abs(), c < 0) < (current.abs(), current < 0) && fits(c));
-                for &simpler in simpler_values {
-                    let mut candidate = program.clone();
-                    candidate.calls[call_index].operands[operand_index] = Operand::Literal(Literal::Int(simpler));
-                    if let Some(kept) = self.keeps_failure(candidate) {
-                        if kept.calls.len() == program.calls.len() {
-                            program = kept;
-                            break;
+                let param = self.exec.ops[usize::from(program.calls[call_index].op)].params.get(operand_index).copied();
+                'simpler: loop {
+                    for simpler in self.simpler_literals(&current) {
+                        if param.is_some_and(|kind| !simpler.fits(kind)) {
+                            continue;
                         }
+                        let mut candidate = program.clone();
+                        candidate.calls[call_index].operands[operand_index] = Operand::Literal(simpler.clone());
+                        let Some(kept) = self.keeps_failure(candidate) else { continue };
+                        if kept.calls.len() != program.calls.len() {
+                            continue;
+                        }
+                        program = kept;
+                        // Candidates come simplest first, except that a shorter list may shrink again.
+                        let again = matches!(simpler, Literal::IntList(_));
+                        current = simpler;
+                        if again {
+                            continue 'simpler;
+                        }
+                        break 'simpler;
                     }
+                    break;
                 }
             }
         }
         program
+    }
+
+    /// The literals simpler than `current`, simplest first.
+    fn simpler_literals(&self, current: &Literal) -> Vec<Literal> {
+        let simpler_ints = |v: i64| self.ints.iter().copied().filter(move |&c| (c.abs(), c < 0) < (v.abs(), v < 0));
+        match current {
+            Literal::Int(v) => simpler_ints(*v).map(Literal::Int).collect(),
+            Literal::OptionInt(Some(v)) => std::iter::once(Literal::OptionInt(None))
+                .chain(simpler_ints(*v).map(|c| Literal::OptionInt(Some(c))))
+                .collect(),
+            Literal::IntList(values) => {
+                let shorter = (0..values.len()).map(|i| {
+                    let mut list = values.to_vec();
+                    list.remove(i);
+                    Literal::IntList(list.into())
+                });
+                let simpler_elements = (0..values.len()).flat_map(|i| {
+                    simpler_ints(values[i]).map(move |c| {
+                        let mut list = values.to_vec();
+                        list[i] = c;
+                        Literal::IntList(list.into())
+                    })
+                });
+                shorter.chain(simpler_elements).collect()
+            }
+            Literal::OptionInt(None) | Literal::Bool(_) | Literal::Char(_) | Literal::Str(_) => Vec::new(),
+        }
     }
 }
 
@@ -251,6 +293,10 @@ fn literal_weight(program: &Program) -> u32 {
         .flat_map(|c| &c.operands)
         .map(|o| match o {
             Operand::Literal(Literal::Int(v)) => v.unsigned_abs().min(1_000) as u32,
+            Operand::Literal(Literal::OptionInt(Some(v))) => 1 + v.unsigned_abs().min(1_000) as u32,
+            Operand::Literal(Literal::IntList(values)) => {
+                values.iter().map(|v| 1 + v.unsigned_abs().min(1_000) as u32).sum::<u32>() + 1
+            }
             Operand::Literal(_) => 1,
             Operand::Var(_) => 0,
         })

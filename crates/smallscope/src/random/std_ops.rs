@@ -29,7 +29,9 @@ fn invoke_cmp<T: StdTraits>(args: &mut [Arg<T>], render: bool) -> Returned<T> {
 /// A method on `&self` and `arity - 1` more subject references.
 fn by_ref<T>(name: &'static str, arity: usize, returns: ReturnKind, invoke: Invoke<T>) -> Operation<T> {
     let params = vec![ParamKind::Subject(Access::Ref); arity];
-    Operation { name, receiver: true, params, returns, fallible: false, invoke }
+    // `eq` returns a `bool`; `cmp` an `Ordering`, which renders as `Less`, not as a literal.
+    let returns_literal = name == "eq";
+    Operation { name, receiver: true, params, returns, returns_literal, fallible: false, invoke }
 }
 
 /// The operations `T`'s standard traits give, leaving out names the API
