@@ -7,15 +7,11 @@
 //! ignored and fail when run.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::Command;
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
-}
+use smallscope_scratch_crate::ScratchCrate;
 
 fn harness(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_smallscope-fixture")).args(args).output().expect("the harness runs")
+    std::process::Command::new(env!("CARGO_BIN_EXE_smallscope-fixture")).args(args).output().expect("the harness runs")
 }
 
 /// The subjects BEAPI and the random tester can run, by `list`.
@@ -30,49 +26,27 @@ fn api_subjects() -> Vec<String> {
         .collect()
 }
 
-/// The verdict of each test the binary ran: `module::name` to `ok`, `FAILED` or `ignored`.
-fn verdicts(text: &str) -> BTreeMap<String, String> {
-    text.lines()
+/// The verdict of each test run: `module::name` to `ok`, `FAILED` or `ignored, ..`.
+fn verdicts(krate: &ScratchCrate, test_args: &[&str]) -> BTreeMap<String, String> {
+    let run = krate.cargo_test_file_with("emitted", test_args);
+    assert!(!run.text.contains("error[E"), "an emitted file does not compile:\n{}", run.text);
+    run.text
+        .lines()
         .filter_map(|line| line.strip_prefix("test ")?.split_once(" ... "))
         .map(|(name, verdict)| (name.to_owned(), verdict.trim().to_owned()))
         .collect()
 }
 
-/// `cargo test` of the generated crate's one test binary, with `extra` test arguments.
-fn cargo_test(krate: &Path, extra: &[&str]) -> String {
-    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| workspace().join("target"), PathBuf::from);
-    let output = Command::new(env!("CARGO"))
-        .args(["test", "--offline", "--manifest-path"])
-        .arg(krate.join("Cargo.toml"))
-        .args(["--test", "emitted", "--"])
-        .args(extra)
-        .env("CARGO_TARGET_DIR", target.join("emitted-files"))
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&output.stdout).into_owned() + &String::from_utf8_lossy(&output.stderr);
-    assert!(!text.contains("error[E"), "an emitted file does not compile:\n{text}");
-    text
-}
-
 #[test]
 fn every_emitted_file_compiles_and_behaves() {
     let dir = tempfile::tempdir().unwrap();
-    let krate = dir.path().join("crate");
-    let files = krate.join("tests/emitted");
-    std::fs::create_dir_all(&files).unwrap();
-    std::fs::create_dir_all(krate.join("src")).unwrap();
-    std::fs::write(krate.join("src/lib.rs"), "").unwrap();
-    let root = workspace();
-    let dependency = |name: &str| format!("{name} = {{ path = {:?} }}\n", root.join("crates").join(name));
-    let manifest = format!(
-        "[package]\nname = \"emitted-files\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
-         [dependencies]\n{}{}{}\n[workspace]\n",
-        dependency("smallscope"),
-        dependency("smallscope-subjects"),
-        dependency("smallscope-fixture"),
+    let krate = ScratchCrate::new(
+        &dir.path().join("crate"),
+        "emitted-files",
+        &["smallscope", "smallscope-subjects", "smallscope-fixture"],
     );
-    std::fs::write(krate.join("Cargo.toml"), manifest).unwrap();
-    std::fs::copy(root.join("Cargo.lock"), krate.join("Cargo.lock")).unwrap();
+    let files = krate.tests_dir().join("emitted");
+    std::fs::create_dir_all(&files).unwrap();
 
     let subjects = api_subjects();
     assert!(subjects.iter().any(|s| s == "bst") && subjects.iter().any(|s| s == "fixture-lru-buggy"), "{subjects:?}");
@@ -91,10 +65,10 @@ fn every_emitted_file_compiles_and_behaves() {
         modules.extend(["beapi", "errors", "regression"].map(|kind| format!("{module}_{kind}")));
     }
     let main: String = modules.iter().map(|m| format!("#[path = \"emitted/{m}.rs\"]\nmod {m};\n")).collect();
-    std::fs::write(krate.join("tests/emitted.rs"), main).unwrap();
+    krate.write_test("emitted", &main);
 
-    let run = verdicts(&cargo_test(&krate, &[]));
-    let witnesses = verdicts(&cargo_test(&krate, &["--ignored"]));
+    let run = verdicts(&krate, &[]);
+    let witnesses = verdicts(&krate, &["--ignored"]);
     for module in &modules {
         let prefix = format!("{module}::");
         let of_module = |verdicts: &BTreeMap<String, String>| -> Vec<(String, String)> {

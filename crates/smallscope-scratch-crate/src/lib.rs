@@ -108,7 +108,13 @@ impl ScratchCrate {
 
     /// `cargo test --test {name}`: one test file.
     pub fn cargo_test_file(&self, name: &str) -> CargoRun {
-        self.cargo(&["test", "--test", name], &[], &[])
+        self.cargo_test_file_with(name, &[])
+    }
+
+    /// `cargo test --test {name}` with `test_args` for the test binary; its
+    /// output has a `test <name> ... <verdict>` line per test.
+    pub fn cargo_test_file_with(&self, name: &str, test_args: &[&str]) -> CargoRun {
+        self.cargo(&["test", "--test", name], &["--"], test_args)
     }
 
     /// `cargo build` of the library, to read what the compiler says.

@@ -642,12 +642,14 @@ impl<'a, T: Heap> Generator<'a, T> {
                 ParamKind::OptionInt(int) => {
                     // `None` is one value of the domain, as likely as each seed integer.
                     let none = 1.0 / (1 + self.seed_ints(int).count()) as f64;
-                    let value = (!self.rng.random_bool(none)).then(|| self.pick_int(int));
+                    let held = held.get_or_insert_with(|| self.ints_held(&parts, &operands));
+                    let value = (!self.rng.random_bool(none)).then(|| self.pick_int(int, held));
                     Operand::Literal(Literal::OptionInt(value))
                 }
                 ParamKind::IntList(int, _) => {
                     let length = self.rng.random_range(0..=self.config.list_length);
-                    let list: Vec<i64> = (0..length).map(|_| self.pick_int(int)).collect();
+                    let held = held.get_or_insert_with(|| self.ints_held(&parts, &operands));
+                    let list: Vec<i64> = (0..length).map(|_| self.pick_int(int, held)).collect();
                     Operand::Literal(Literal::IntList(list.into()))
                 }
             };
