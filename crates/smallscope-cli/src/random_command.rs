@@ -42,6 +42,9 @@ pub struct RandomArgs {
     /// Longer sequences are not kept for reuse.
     #[arg(long, value_name = "CALLS")]
     pub max_length: Option<usize>,
+    /// Lists for `Vec<u8>` / `&[u8]` parameters hold at most N integers (default 4).
+    #[arg(long, value_name = "N")]
+    pub list_length: Option<usize>,
     /// Count panics whose message matches REGEX as misuse (repeatable).
     #[arg(long = "misuse-panic", value_name = "REGEX")]
     pub misuse_panics: Vec<String>,
@@ -98,6 +101,9 @@ fn config(args: &RandomArgs) -> Result<RandomConfig, BadInput> {
     if let Some(m) = args.max_length {
         config.max_length = m;
     }
+    if let Some(n) = args.list_length {
+        config.list_length = n;
+    }
     config.misuse_panics = args.misuse_panics.clone();
     if let Some(n) = args.regression_tests {
         config.regression_tests = n;
@@ -131,6 +137,7 @@ fn replay_base(args: &RandomArgs) -> String {
         ("--repeat-probability", args.repeat_probability.map(|v| v.to_string())),
         ("--max-repeat", args.max_repeat.map(|v| v.to_string())),
         ("--max-length", args.max_length.map(|v| v.to_string())),
+        ("--list-length", args.list_length.map(|v| v.to_string())),
         ("--regression-tests", args.regression_tests.map(|v| v.to_string())),
     ] {
         if let Some(value) = value {

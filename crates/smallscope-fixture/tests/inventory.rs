@@ -137,6 +137,22 @@ fn random_draws_none_and_lists_of_several_lengths() {
     assert!(all.contains("keep_only(vec!["), "{all}");
 }
 
+/// `random --list-length 1` on the command line: no list of two or more.
+#[test]
+fn the_list_length_flag_bounds_random_lists() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_smallscope-fixture"))
+        .args(["random", "fixture-inventory", "--sequences", "3000", "--list-length", "1", "--out"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let regression = std::fs::read_to_string(dir.path().join("regression_tests.rs")).unwrap();
+    assert!(finds_list(&regression, "add_all(&[", |list| !list.is_empty()), "a list of one: {regression}");
+    assert!(!finds_list(&regression, "add_all(&[", |list| list.contains(", ")), "{regression}");
+    assert!(!finds_list(&regression, "keep_only(vec![", |list| list.contains(", ")), "{regression}");
+}
+
 /// Whether some list literal after `opening` satisfies `check`.
 fn finds_list(text: &str, opening: &str, check: impl Fn(&str) -> bool) -> bool {
     text.split(opening).skip(1).any(|rest| rest.split(']').next().is_some_and(&check))

@@ -55,6 +55,7 @@ pub struct BeapiConfig {
     /// Lists for `Vec<u8>` / `&[u8]` parameters: every list of at most this
     /// many elements over the integer domain. The default, 2, keeps the
     /// domain at 1 + n + n² lists for n integers (13 at scope 3).
+    #[serde(default = "default_list_length")]
     pub list_length: u32,
     /// `Class.field` names left out of the canonical form.
     pub omit: Vec<String>,
@@ -84,7 +85,7 @@ impl Default for BeapiConfig {
             ints: None,
             strings: vec!["a".into(), "b".into()],
             chars: vec!['a', 'b'],
-            list_length: 2,
+            list_length: default_list_length(),
             omit: Vec::new(),
             misuse_panics: Vec::new(),
             builders: Builders::Auto,
@@ -261,6 +262,11 @@ impl ConfigFile {
         }
         Ok(())
     }
+}
+
+/// Events written before list parameters existed have no `list_length`.
+fn default_list_length() -> u32 {
+    2
 }
 
 #[cfg(test)]

@@ -50,6 +50,7 @@ pub struct RandomConfig {
     /// Lists for `Vec<u8>` / `&[u8]` parameters have at most this many
     /// elements (a length drawn uniformly, each element as an integer
     /// argument is). Longer than BEAPI's default, which enumerates them all.
+    #[serde(default = "default_list_length")]
     pub list_length: usize,
     /// Probability of appending a chosen call several times (§7.5, `N`).
     pub repeat_probability: f64,
@@ -81,7 +82,7 @@ impl Default for RandomConfig {
             ints: vec![-1, 0, 1, 2, 3, 10, 100],
             chars: vec!['a', ' ', '#'],
             strings: vec!["".into(), "hi!".into()],
-            list_length: 4,
+            list_length: default_list_length(),
             repeat_probability: 0.1,
             max_repeat: 10,
             max_length: 100,
@@ -136,4 +137,9 @@ impl RandomConfig {
             (None, None) => Some(DEFAULT_TIME_LIMIT),
         }
     }
+}
+
+/// Events written before list parameters existed have no `list_length`.
+fn default_list_length() -> usize {
+    4
 }
