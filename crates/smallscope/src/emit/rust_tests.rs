@@ -79,10 +79,12 @@ pub fn rust_tests(report: &BeapiReport, options: &RustTestOptions) -> String {
     out
 }
 
-/// Asserts that the declared invariant holds on `var`, saying so when it
-/// does not (`assert_ne!` would print `left: Some(false), right: Some(false)`).
+/// Asserts that the declared invariant holds on `var`. A failure prints
+/// `assertion failed: smallscope::Subject::rep_ok(&s0) != Some(false)`
+/// (`assert_ne!` would print `left: Some(false), right: Some(false)`), and
+/// the line is short enough for rustfmt to keep it whole.
 pub(crate) fn rep_ok_holds(var: &str) -> String {
-    format!("assert!(smallscope::Subject::rep_ok(&{var}) != Some(false), \"`rep_ok` is false on {var}\");")
+    format!("assert!(smallscope::Subject::rep_ok(&{var}) != Some(false));")
 }
 
 /// `new_add_add_remove`: the calls, by name.
