@@ -1,22 +1,17 @@
-//! [`Contents`]: what a heap holds, for the engines' own checks.
+//! [`Contents`]: the shared objects a heap holds, for the engines' own checks.
 //!
 //! BEAPI and random copy stored values with the subject's `Clone`; a
 //! derived `Clone` of a type holding `Rc`s copies the pointers, not the
 //! objects, so the copy shares them with the stored value and a call on
-//! the copy changes the stored value too. [`shares_objects`] tells. Random
-//! also draws some integer arguments from the integers already in the
-//! receiver ([`Contents::ints`]): `remove(k)` on a cache mostly needs a `k`
-//! that is in it.
+//! the copy changes the stored value too. [`shares_objects`] tells.
 
 use super::{Arena, Class, Heap, ObjRef, ObjectId, Prim, Visitor};
 
-/// The shared objects and the integers reachable from a value, in walk order.
+/// The objects reachable from a value that may be shared, in walk order.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Contents {
     /// Identities of the objects that may be shared (`Rc`, arena elements), each once.
     pub objects: Vec<ObjectId>,
-    /// Integer fields, each value once.
-    pub ints: Vec<i64>,
 }
 
 impl Contents {
@@ -45,13 +40,7 @@ impl Visitor for Contents {
     }
     fn null(&mut self) {}
     fn some(&mut self) {}
-    fn prim(&mut self, value: Prim<'_>) {
-        if let Prim::Int(v) = value {
-            if !self.ints.contains(&v) {
-                self.ints.push(v);
-            }
-        }
-    }
+    fn prim(&mut self, _: Prim<'_>) {}
     fn variant(&mut self, _: u32) {}
     fn seq_begin(&mut self, _: usize) {}
     fn seq_end(&mut self) {}
@@ -68,12 +57,8 @@ impl Visitor for Contents {
         obj.value.walk(self);
     }
     fn arena(&mut self, _: &'static str, arena: &dyn Arena, body: &mut dyn FnMut(&mut dyn Visitor)) {
-        // Every element, reachable or not: a cloned arena is a new value,
-        // its elements have new identities, and freed slots count too.
+        // A cloned arena is a new value: its elements have new identities.
         self.objects.extend((0..arena.len()).map(|i| ObjectId::in_arena(arena, i)));
-        for element in (0..arena.len()).filter_map(|i| arena.get(i)) {
-            element.walk(self);
-        }
         body(self);
     }
     fn arena_link(&mut self, _: &'static str, _: Option<usize>) {}

@@ -17,7 +17,7 @@ use super::sequence::Sequence;
 use super::{IndexPruning, RandomConfig, Resume};
 use crate::api::{Access, IntKind, Operation, OperationInfo, ParamKind, ReturnKind, StdTraitTable};
 use crate::events::{Counts, During, Event, Failure, FailureKind, Input, Note, Progress, Sink, Stop, Witness};
-use crate::heap::{shallow_clone_note, Contents, Heap};
+use crate::heap::{shallow_clone_note, Heap};
 use crate::runner::memory::{self, Pressure};
 use crate::runner::{run_captured, take_drop_panic, StopFlag, UserCode};
 use crate::sequence::{Call, Literal, Operand, Program};
@@ -595,8 +595,6 @@ impl<'a, T: Heap> Generator<'a, T> {
         let mut next_var = 0u32;
         let mut operands = Vec::with_capacity(op.params.len());
         let mut consumes = false;
-        // The integers the first subject argument holds, once an integer parameter asks.
-        let mut held: Option<Vec<i64>> = None;
         for kind in &op.params {
             let operand = match *kind {
                 ParamKind::Subject(access) => {
@@ -626,10 +624,7 @@ impl<'a, T: Heap> Generator<'a, T> {
                     };
                     Operand::Var(var)
                 }
-                ParamKind::Int(int) => {
-                    let held = held.get_or_insert_with(|| self.ints_held(&parts, &operands));
-                    Operand::Literal(Literal::Int(self.pick_int(int, held)))
-                }
+                ParamKind::Int(int) => Operand::Literal(Literal::Int(self.pick_int(int))),
                 ParamKind::Bool => Operand::Literal(Literal::Bool(self.rng.random_bool(0.5))),
                 ParamKind::Char => {
                     let chars = &self.config.chars;
@@ -642,14 +637,12 @@ impl<'a, T: Heap> Generator<'a, T> {
                 ParamKind::OptionInt(int) => {
                     // `None` is one value of the domain, as likely as each seed integer.
                     let none = 1.0 / (1 + self.seed_ints(int).count()) as f64;
-                    let held = held.get_or_insert_with(|| self.ints_held(&parts, &operands));
-                    let value = (!self.rng.random_bool(none)).then(|| self.pick_int(int, held));
+                    let value = (!self.rng.random_bool(none)).then(|| self.pick_int(int));
                     Operand::Literal(Literal::OptionInt(value))
                 }
                 ParamKind::IntList(int, _) => {
                     let length = self.rng.random_range(0..=self.config.list_length);
-                    let held = held.get_or_insert_with(|| self.ints_held(&parts, &operands));
-                    let list: Vec<i64> = (0..length).map(|_| self.pick_int(int, held)).collect();
+                    let list: Vec<i64> = (0..length).map(|_| self.pick_int(int)).collect();
                     Operand::Literal(Literal::IntList(list.into()))
                 }
             };
@@ -669,38 +662,8 @@ impl<'a, T: Heap> Generator<'a, T> {
         Some((parts, calls))
     }
 
-    /// The integers held by the value of the first variable in `operands`
-    /// (the receiver, for a method), when values are kept.
-    fn ints_held(&self, parts: &[usize], operands: &[Operand]) -> Vec<i64> {
-        let Some(Operand::Var(var)) = operands.iter().find(|o| matches!(o, Operand::Var(_))) else {
-            return Vec::new();
-        };
-        let mut offset = 0;
-        for &part in parts {
-            let component = &self.components[part];
-            let vars = component.seq.vars();
-            if *var < offset + vars {
-                return match component.values.get((var - offset) as usize) {
-                    Some(Some(value)) => Contents::of(&***value).ints,
-                    _ => Vec::new(),
-                };
-            }
-            offset += vars;
-        }
-        Vec::new()
-    }
-
-    /// An integer for a parameter of type `kind`: a third of the time one
-    /// that the receiver holds (`remove(k)` on a cache mostly needs a `k`
-    /// that is in it); else a seed integer or, half the time, one a call
-    /// returned before.
-    fn pick_int(&mut self, kind: IntKind, held: &[i64]) -> i64 {
-        if !held.is_empty() && self.rng.random_bool(1.0 / 3.0) {
-            let v = held[self.rng.random_range(0..held.len())];
-            if kind.fits(v) {
-                return v;
-            }
-        }
+    /// A seed integer or, half the time, one a call returned before; it must fit `kind`.
+    fn pick_int(&mut self, kind: IntKind) -> i64 {
         if !self.ints.is_empty() && self.rng.random_bool(0.5) {
             let v = self.ints[self.rng.random_range(0..self.ints.len())];
             if kind.fits(v) {
