@@ -1,19 +1,19 @@
 //! A deque with `Weak` back links and no `Clone`: the engines rebuild
 //! stored values by replay, count exactly, and find nothing wrong.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::VecDeque;
 
 use smallscope::random::Random;
 use smallscope::Beapi;
 use smallscope_fixture::deque::Deque;
 
+mod model_search;
+use model_search::reachable;
+
 /// The deques the API reaches at `scope` (at most `scope` nodes, values in
 /// `0..scope`), by a search over a `VecDeque` model of the API.
 fn brute_force(scope: u8) -> usize {
-    let start: VecDeque<u8> = VecDeque::new();
-    let mut seen = HashSet::from([start.clone()]);
-    let mut queue = VecDeque::from([start]);
-    while let Some(deque) = queue.pop_front() {
+    let states = reachable([VecDeque::new()], |deque: &VecDeque<u8>| {
         let mut next = Vec::new();
         if deque.len() < usize::from(scope) {
             for value in 0..scope {
@@ -31,13 +31,9 @@ fn brute_force(scope: u8) -> usize {
         let mut popped = deque.clone();
         popped.pop_back();
         next.push(popped);
-        for state in next {
-            if seen.insert(state.clone()) {
-                queue.push_back(state);
-            }
-        }
-    }
-    seen.len()
+        next
+    });
+    states.len()
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! counts are exact and no failure is reported on correct code.
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::collections::{BTreeSet, HashSet, VecDeque};
+use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
@@ -11,6 +11,9 @@ use smallscope::events::Stop;
 use smallscope::random::Random;
 use smallscope::Beapi;
 use smallscope_fixture::graph::Graph;
+
+mod model_search;
+use model_search::reachable;
 
 /// Counts live and peak heap bytes, to bound what a run takes.
 struct Counting;
@@ -37,10 +40,7 @@ static ALLOCATOR: Counting = Counting;
 /// labels, and the set of edges by node index.
 fn brute_force(scope: u8) -> usize {
     type State = (Vec<u8>, BTreeSet<(u8, u8)>);
-    let start: State = (Vec::new(), BTreeSet::new());
-    let mut seen: HashSet<State> = HashSet::from([start.clone()]);
-    let mut queue = VecDeque::from([start]);
-    while let Some((labels, edges)) = queue.pop_front() {
+    let states = reachable([(Vec::new(), BTreeSet::new())], |(labels, edges): &State| {
         let mut next = Vec::new();
         if labels.len() < usize::from(scope) {
             for label in 0..scope {
@@ -59,13 +59,9 @@ fn brute_force(scope: u8) -> usize {
                 next.push((labels.clone(), removed));
             }
         }
-        for state in next {
-            if seen.insert(state.clone()) {
-                queue.push_back(state);
-            }
-        }
-    }
-    seen.len()
+        next
+    });
+    states.len()
 }
 
 /// Every graph: `k` nodes with any labels and any set of the `k²` edges.

@@ -2,12 +2,13 @@
 //! (its free list is `#[heap(omit)]`, as the docs recommend). Both engines
 //! must still find it.
 
-use std::collections::{HashSet, VecDeque};
-
 use smallscope::events::FailureKind;
 use smallscope::random::Random;
 use smallscope::Beapi;
 use smallscope_fixture::lru::{Buggy, Correct, Lru};
+
+mod model_search;
+use model_search::reachable;
 
 #[test]
 fn beapi_finds_the_free_list_bug_at_scope_3_with_a_minimal_witness() {
@@ -37,17 +38,15 @@ fn beapi_finds_the_free_list_bug_at_scope_3_with_a_minimal_witness() {
 /// `0..scope`, at most `scope` entries), by a search over a model of the
 /// API written here: the capacity and the entries, most recent first.
 fn brute_force(scope: u8) -> usize {
-    type State = (u8, Vec<(u8, u8)>);
-    let mut seen: HashSet<State> = (1..scope).map(|capacity| (capacity, Vec::new())).collect();
-    let mut queue: VecDeque<State> = seen.iter().cloned().collect();
-    while let Some((capacity, entries)) = queue.pop_front() {
+    let starts = (1..scope).map(|capacity| (capacity, Vec::new()));
+    let states = reachable(starts, |(capacity, entries): &(u8, Vec<(u8, u8)>)| {
         let mut next = Vec::new();
         for key in 0..scope {
             let without: Vec<(u8, u8)> = entries.iter().copied().filter(|&(k, _)| k != key).collect();
             for value in 0..scope {
                 let mut put = vec![(key, value)];
                 put.extend(&without);
-                put.truncate(usize::from(capacity));
+                put.truncate(usize::from(*capacity));
                 next.push(put);
             }
             if let Some(&hit) = entries.iter().find(|&&(k, _)| k == key) {
@@ -60,14 +59,9 @@ fn brute_force(scope: u8) -> usize {
         let mut popped = entries.clone();
         popped.pop();
         next.push(popped);
-        for entries in next {
-            let state = (capacity, entries);
-            if state.1.len() <= usize::from(scope) && seen.insert(state.clone()) {
-                queue.push_back(state);
-            }
-        }
-    }
-    seen.len()
+        next.into_iter().filter(|e| e.len() <= usize::from(scope)).map(|e| (*capacity, e)).collect()
+    });
+    states.len()
 }
 
 #[test]

@@ -6,6 +6,9 @@
 use std::collections::BTreeSet;
 
 mod beapi_forms;
+mod model_search;
+
+use model_search::reachable;
 
 use smallscope::heap::canonical_text;
 use smallscope_fixture::ordered_map::OrderedMap;
@@ -20,9 +23,7 @@ fn closed_form(n: u64) -> u64 {
 /// `swap_remove` and `pop` with keys and values in `0..n`, as `IndexMap`
 /// documents them, on a plain vector of entries.
 fn reachable_states(n: u8) -> BTreeSet<Vec<(u8, u8)>> {
-    let mut seen = BTreeSet::from([Vec::new()]);
-    let mut frontier = vec![Vec::new()];
-    while let Some(state) = frontier.pop() {
+    reachable([Vec::new()], |state: &Vec<(u8, u8)>| {
         let mut next: Vec<Vec<(u8, u8)>> = Vec::new();
         for key in 0..n {
             let place = state.iter().position(|&(k, _)| k == key);
@@ -46,13 +47,8 @@ fn reachable_states(n: u8) -> BTreeSet<Vec<(u8, u8)>> {
         let mut popped = state.clone();
         popped.pop();
         next.push(popped);
-        for state in next {
-            if seen.insert(state.clone()) {
-                frontier.push(state);
-            }
-        }
-    }
-    seen
+        next
+    })
 }
 
 /// The map holding `entries`, in that order.
