@@ -100,37 +100,22 @@ pub fn identify<T: Subject>(
     if constructors.is_empty() {
         return Err(ConfigError::SubjectWithoutConstructor);
     }
-    let mut current: Option<Candidate> = None;
-    let mut stopped = None;
-    for &c in &constructors {
-        match fitness(&[c])? {
-            Ok(candidate) if current.as_ref().is_none_or(|best| candidate.beats(best)) => current = Some(candidate),
-            Ok(_) => {}
-            Err(why) => {
-                stopped = Some(why);
-                break;
-            }
-        }
-    }
-    while stopped.is_none() {
-        let Some(base) = &current else { break };
-        let mut best: Option<Candidate> = None;
-        for m in (0..infos.len()).filter(|m| !base.ops.contains(m) && infos[*m].may_build()) {
+    let (mut current, mut stopped) = best_of(constructors.iter().map(|&c| vec![c]), &mut fitness)?;
+    while let (None, Some(base)) = (stopped, &current) {
+        let extensions = (0..infos.len()).filter(|m| !base.ops.contains(m) && infos[*m].may_build()).map(|m| {
             let mut ops = base.ops.clone();
             ops.push(m);
             ops.sort_unstable();
-            match fitness(&ops)? {
-                Ok(candidate) if best.as_ref().is_none_or(|b| candidate.beats(b)) => best = Some(candidate),
-                Ok(_) => {}
-                Err(why) => {
-                    stopped = Some(why);
-                    break;
-                }
-            }
-        }
+            ops
+        });
+        let (best, why) = best_of(extensions, &mut fitness)?;
+        // A round that a limit cut short is not taken.
         match best {
-            Some(best) if stopped.is_none() && best.structures > base.structures => current = Some(best),
-            _ => break,
+            Some(best) if why.is_none() && best.structures > base.structures => current = Some(best),
+            _ => {
+                stopped = why;
+                break;
+            }
         }
     }
     // Stopped before any constructor was measured: every operation.
@@ -146,6 +131,23 @@ pub fn identify<T: Subject>(
         seconds: started.elapsed().as_secs_f64(),
         stopped,
     })
+}
+
+/// The best of the operation sets `sets` by `fitness`, and why a limit
+/// stopped the measuring, if one did (the best is then of those measured).
+fn best_of(
+    sets: impl Iterator<Item = Vec<usize>>,
+    fitness: &mut impl FnMut(&[usize]) -> Result<Result<Candidate, Stop>, ConfigError>,
+) -> Result<(Option<Candidate>, Option<Stop>), ConfigError> {
+    let mut best: Option<Candidate> = None;
+    for ops in sets {
+        match fitness(&ops)? {
+            Ok(candidate) if best.as_ref().is_none_or(|b| candidate.beats(b)) => best = Some(candidate),
+            Ok(_) => {}
+            Err(why) => return Ok((best, Some(why))),
+        }
+    }
+    Ok((best, None))
 }
 
 fn names(ops: &[usize], infos: &[OperationInfo]) -> Vec<String> {

@@ -1,4 +1,5 @@
-//! [`Contents`]: the shared objects a heap holds, for the engines' own checks.
+//! [`shares_objects`] and [`CloneAudit`]: whether a copy shares objects
+//! with its original, for the engines' own checks.
 //!
 //! BEAPI and random copy stored values with the subject's `Clone`; a
 //! derived `Clone` of a type holding `Rc`s copies the pointers, not the
@@ -7,34 +8,29 @@
 
 use super::{Arena, Class, Heap, ObjRef, ObjectId, Prim, Visitor};
 
-/// The objects reachable from a value that may be shared, in walk order.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Contents {
-    /// Identities of the objects that may be shared (`Rc`, arena elements), each once.
-    pub objects: Vec<ObjectId>,
+/// The identities of the objects reachable from `value` that may be shared
+/// (`Rc`, arena elements), each once, in walk order.
+pub fn shared_objects(value: &dyn Heap) -> Vec<ObjectId> {
+    let mut objects = SharedObjects(Vec::new());
+    value.walk(&mut objects);
+    objects.0
 }
 
-impl Contents {
-    /// Walks `value`.
-    pub fn of(value: &dyn Heap) -> Self {
-        let mut contents = Contents::default();
-        value.walk(&mut contents);
-        contents
-    }
-}
+/// Collects [`shared_objects`].
+struct SharedObjects(Vec<ObjectId>);
 
 /// Whether `copy` shares an object with `original`; `None` when `original`
 /// has no addressed object, so that sharing cannot be seen.
 pub fn shares_objects(original: &dyn Heap, copy: &dyn Heap) -> Option<bool> {
-    let theirs = Contents::of(original).objects;
+    let theirs = shared_objects(original);
     if theirs.is_empty() {
         return None;
     }
-    let ours = Contents::of(copy).objects;
+    let ours = shared_objects(copy);
     Some(ours.iter().any(|a| theirs.contains(a)))
 }
 
-impl Visitor for Contents {
+impl Visitor for SharedObjects {
     fn field(&mut self, _: &'static Class, _: usize) -> bool {
         true
     }
@@ -49,16 +45,16 @@ impl Visitor for Contents {
     }
     fn object(&mut self, obj: ObjRef<'_>) {
         if let Some(addr) = obj.addr {
-            if self.objects.contains(&addr) {
+            if self.0.contains(&addr) {
                 return;
             }
-            self.objects.push(addr);
+            self.0.push(addr);
         }
         obj.value.walk(self);
     }
     fn arena(&mut self, _: &'static str, arena: &dyn Arena, body: &mut dyn FnMut(&mut dyn Visitor)) {
         // A cloned arena is a new value: its elements have new identities.
-        self.objects.extend((0..arena.len()).map(|i| ObjectId::in_arena(arena, i)));
+        self.0.extend((0..arena.len()).map(|i| ObjectId::in_arena(arena, i)));
         body(self);
     }
     fn arena_link(&mut self, _: &'static str, _: Option<usize>) {}

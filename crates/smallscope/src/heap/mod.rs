@@ -140,7 +140,7 @@ mod linearize;
 mod schema;
 mod value;
 
-pub use contents::{shallow_clone_note, shares_objects, CloneAudit, Contents};
+pub use contents::{shallow_clone_note, shared_objects, shares_objects, CloneAudit};
 pub use linearize::{canonical_text, canonical_text_omitting, Canonical, CanonicalText, Linearizer, OutOfScope, Token};
 pub use schema::Schema;
 pub use value::{Arena, HeapValue, IndexLink};
