@@ -17,4 +17,9 @@ pub use jsonl::{write_jsonl, StructureRecord};
 pub use picture::{to_dot, to_svg, PictureError};
 pub use random_tests::{describe, random_error_tests, random_regression_tests, RandomTestOptions};
 pub(crate) use rust_tests::rep_ok_holds;
+
+/// The lints a generated test file turns off: its code is written, not
+/// read, and a file with no tests (no failure found) leaves its helpers,
+/// imports and type alias unused.
+const GENERATED_ALLOWS: &str = "#![allow(unused_mut, unused_variables, unused_imports, dead_code, clippy::all)]\n\n";
 pub use rust_tests::{rust_tests, type_expr, RustTestOptions};

@@ -138,7 +138,7 @@ fn header(report: &RandomReport, options: &RandomTestOptions, what: &[&str]) -> 
     }
     writeln!(out, "//!").unwrap();
     writeln!(out, "//! Regenerate with: {}", options.command).unwrap();
-    out.push_str("#![allow(unused_mut, unused_variables, clippy::all)]\n\n");
+    out.push_str(super::GENERATED_ALLOWS);
     let (uses, alias) = imports(&report.subject);
     for line in uses {
         writeln!(out, "{line}").unwrap();

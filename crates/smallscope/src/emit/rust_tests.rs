@@ -39,7 +39,7 @@ pub fn rust_tests(report: &BeapiReport, options: &RustTestOptions) -> String {
     .unwrap();
     writeln!(out, "//! Each test rebuilds one structure through the API and checks its canonical form.").unwrap();
     writeln!(out, "//! Regenerate with: {}", options.command).unwrap();
-    out.push_str("#![allow(unused_mut, unused_variables, clippy::all)]\n\n");
+    out.push_str(super::GENERATED_ALLOWS);
     let omit: Vec<String> = options.omit.iter().map(|f| format!("{f:?}")).collect();
     writeln!(out, "const OMIT: &[&str] = &[{}];\n", omit.join(", ")).unwrap();
     out.push_str("fn canonical<T: smallscope::Heap>(value: &T) -> String {\n");
