@@ -45,6 +45,9 @@ pub struct RandomArgs {
     /// Lists for `Vec<u8>` / `&[u8]` parameters hold at most N integers (default 4).
     #[arg(long, value_name = "N")]
     pub list_length: Option<usize>,
+    /// Values of another subject's type (`&Order`) are its structures at scope N (default 3).
+    #[arg(long, value_name = "N")]
+    pub other_scope: Option<u32>,
     /// Count panics whose message matches REGEX as misuse (repeatable).
     #[arg(long = "misuse-panic", value_name = "REGEX")]
     pub misuse_panics: Vec<String>,
@@ -104,6 +107,9 @@ fn config(args: &RandomArgs) -> Result<RandomConfig, BadInput> {
     if let Some(n) = args.list_length {
         config.list_length = n;
     }
+    if let Some(n) = args.other_scope {
+        config.other_scope = n;
+    }
     config.misuse_panics = args.misuse_panics.clone();
     if let Some(n) = args.regression_tests {
         config.regression_tests = n;
@@ -138,6 +144,7 @@ fn replay_base(args: &RandomArgs) -> String {
         ("--max-repeat", args.max_repeat.map(|v| v.to_string())),
         ("--max-length", args.max_length.map(|v| v.to_string())),
         ("--list-length", args.list_length.map(|v| v.to_string())),
+        ("--other-scope", args.other_scope.map(|v| v.to_string())),
         ("--regression-tests", args.regression_tests.map(|v| v.to_string())),
     ] {
         if let Some(value) = value {

@@ -1,8 +1,9 @@
 //! A bounded bag of item ids, written the way a user writes one: a sorted
 //! `Vec<u8>` and a capacity, with an API whose parameters and returns are
 //! the everyday kinds (`u8`, `Option<u8>`, `&[u8]`, `Vec<u8>`, `Option<&u8>`,
-//! `&[u8]`, an `impl Iterator`), and a method that takes another type,
-//! left out of the API with `#[smallscope(skip)]`.
+//! `&[u8]`, an `impl Iterator`), methods that take an [`Order`], another
+//! subject, by `&` and `&mut`, and a method that takes a type smallscope
+//! cannot make, left out of the API with `#[smallscope(skip)]`.
 //!
 //! `Inventory<AppendingAdd>` has a planted bug: once the bag holds two
 //! items, `add` appends instead of inserting in order, so the items are no
@@ -55,6 +56,46 @@ pub struct PriceList {
     pub prices: Vec<(u8, u32)>,
 }
 
+/// A customer's order: at most [`Order::MOST_ITEMS`] item ids, in the
+/// order asked for. The bag's `restock` and `ship` take one, so their
+/// arguments are the order's own structures.
+#[derive(Heap, Clone, Debug, Default, PartialEq)]
+pub struct Order {
+    wanted: Vec<u8>,
+}
+
+/// The order holds [`Order::MOST_ITEMS`] items already.
+#[derive(Debug)]
+pub struct OrderFull;
+
+#[smallscope::api(name = "fixture-order")]
+impl Order {
+    /// The most items one order asks for.
+    pub const MOST_ITEMS: usize = 3;
+
+    pub fn new() -> Self {
+        Order::default()
+    }
+
+    /// Asks for one more item.
+    pub fn want(&mut self, item: u8) -> Result<(), OrderFull> {
+        if self.wanted.len() >= Self::MOST_ITEMS {
+            return Err(OrderFull);
+        }
+        self.wanted.push(item);
+        Ok(())
+    }
+
+    /// How many items are still wanted.
+    pub fn len(&self) -> usize {
+        self.wanted.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.wanted.is_empty()
+    }
+}
+
 #[smallscope::api(
     rep_ok = rep_ok,
     register("fixture-inventory" = Inventory<SortedAdd>, "fixture-inventory-buggy" = Inventory<AppendingAdd>)
@@ -87,6 +128,25 @@ impl<B: AddBehaviour> Inventory<B> {
             self.insert_sorted(item);
         }
         Ok(())
+    }
+
+    /// Adds every item `order` wants, or none when they do not all fit.
+    pub fn restock(&mut self, order: &Order) -> Result<(), Full> {
+        self.add_all(&order.wanted)
+    }
+
+    /// Takes out each item `order` wants that the bag holds, crosses it off
+    /// the order, and says how many were shipped.
+    pub fn ship(&mut self, order: &mut Order) -> usize {
+        let before = order.wanted.len();
+        order.wanted.retain(|wanted| match self.items.iter().position(|item| item == wanted) {
+            Some(index) => {
+                self.items.remove(index);
+                false
+            }
+            None => true,
+        });
+        before - order.wanted.len()
     }
 
     /// Takes out `item`, or the smallest item for `None`.

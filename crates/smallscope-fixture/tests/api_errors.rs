@@ -23,7 +23,8 @@ fn unsupported_shapes_get_errors_that_name_them() {
     let dir = tempfile::tempdir().unwrap();
     let krate = ScratchCrate::new(dir.path(), "api-errors", &["smallscope"]);
 
-    // A parameter of another type: the error names it, on its line, and suggests `skip`.
+    // A parameter of another type without an API: the error names it, on
+    // its line, and says how to give it one or leave the method out.
     let errors = build_errors(
         &krate,
         "#[smallscope::api]\nimpl Bag {\n    pub fn new() -> Self { Bag::default() }\n\
@@ -31,6 +32,17 @@ fn unsupported_shapes_get_errors_that_name_them() {
     );
     assert!(errors.contains("error[E0277]: `&Other` is not a parameter type #[smallscope::api] supports"), "{errors}");
     assert!(errors.contains("--> src/lib.rs:9:32"), "at the parameter's type:\n{errors}");
+    assert!(errors.contains("the trait `smallscope::Subject` is not implemented for `Other`"), "{errors}");
+    assert!(errors.contains("a reference to another type with #[smallscope::api]"), "{errors}");
+    assert!(errors.contains("leave the method out of the API with #[smallscope(skip)]"), "{errors}");
+
+    // A parameter smallscope cannot make at all.
+    let errors = build_errors(
+        &krate,
+        "#[smallscope::api]\nimpl Bag {\n    pub fn new() -> Self { Bag::default() }\n\
+         pub fn fill(&mut self, into: &mut [u8]) { into.fill(1) }\n}\n",
+    );
+    assert!(errors.contains("`&mut [u8]` is not a parameter type #[smallscope::api] supports"), "{errors}");
     assert!(errors.contains("leave the method out of the API with #[smallscope(skip)]"), "{errors}");
 
     // A parameter that borrows for the impl's lifetime.

@@ -1,7 +1,8 @@
-//! The inventory's API takes `u8`, `Option<u8>`, `&[u8]` and `Vec<u8>`, and
-//! returns `Option<&u8>`, `&[u8]` and an `impl Iterator`. BEAPI must count
-//! what a brute force over the bag's states counts, try `None` and every
-//! short list, and the tests both engines write must compile and behave.
+//! The inventory's API takes `u8`, `Option<u8>`, `&[u8]`, `Vec<u8>`, and
+//! `&Order`/`&mut Order` of another subject, and returns `Option<&u8>`,
+//! `&[u8]` and an `impl Iterator`. BEAPI must count what a brute force over
+//! the bag's states counts, try `None`, every short list and every order,
+//! and the tests both engines write must compile and behave.
 
 use smallscope::api::StdTraits;
 use smallscope::beapi::Builders;
@@ -9,7 +10,7 @@ use smallscope::emit::{random_error_tests, random_regression_tests, rust_tests, 
 use smallscope::random::{witness_program, Random, RandomReport};
 use smallscope::sequence::Operand;
 use smallscope::Beapi;
-use smallscope_fixture::inventory::{AppendingAdd, Inventory, SortedAdd};
+use smallscope_fixture::inventory::{AppendingAdd, Inventory, Order, SortedAdd};
 use smallscope_scratch_crate::ScratchCrate;
 
 /// Every sorted list of at most `max_len` items from `0..values`, written
@@ -85,6 +86,76 @@ fn beapi_tries_none_and_every_short_list() {
     assert_eq!(level_2(&shorter), n * (1 + n));
     // Lists alone reach every bag as well.
     assert_eq!(add_all().run().unwrap().structure_count(), brute_force_bags(3));
+}
+
+/// The orders at scope `n`: every list of at most `Order::MOST_ITEMS`
+/// items from `0..n`, a closed form.
+fn orders(n: u64) -> u64 {
+    (0..=Order::MOST_ITEMS as u32).map(|k| n.pow(k)).sum()
+}
+
+/// `restock(&Order)` and `ship(&mut Order)` are called with every order
+/// BEAPI makes of the order's own API at the run's scope, and reach what
+/// the brute force says they reach.
+#[test]
+fn beapi_passes_every_order_the_other_subject_makes() {
+    for n in 1..=3u8 {
+        let scope = u32::from(n);
+        let n64 = u64::from(n);
+        let order_report = Beapi::<Order>::new().scope(scope).run().unwrap();
+        assert_eq!(order_report.structure_count() as u64, orders(n64), "scope {n}");
+
+        let with = |names: &[&str]| Beapi::<Inventory<SortedAdd>>::new().scope(scope).builders(named(names));
+        // Level 2 runs each builder on the n empty bags, once per order.
+        let restock = with(&["new", "restock"]).run().unwrap();
+        assert_eq!(restock.levels[1].explored, n64 * orders(n64), "scope {n}");
+        assert!(restock.failures.is_empty(), "{:#?}", restock.failures);
+        assert_eq!(restock.structure_count(), brute_force_bags(n), "restocking reaches every bag, scope {n}");
+        let note = restock.notes.iter().find(|t| t.contains("Order")).expect("a note on where orders came from");
+        assert!(note.contains(&format!("its {} structures at scope {n}", orders(n64))), "{note}");
+
+        // One order at level 2: a bag of capacity c holds the sorted order when it fits.
+        let one_order = with(&["new", "restock"]).max_length(2).run().unwrap();
+        let expected: usize = (0..n).map(|c| sorted_lists(n, usize::from(c).min(Order::MOST_ITEMS)).len()).sum();
+        assert_eq!(one_order.structure_count(), expected, "scope {n}");
+
+        // Shipping takes from empty bags only: nothing new.
+        let ship = with(&["new", "ship"]).run().unwrap();
+        assert_eq!(ship.levels[1].explored, n64 * orders(n64), "scope {n}");
+        assert_eq!(ship.structure_count(), usize::from(n), "scope {n}");
+    }
+}
+
+/// `ship(&mut Order)` crosses items off its order: each call gets an
+/// order of its own, built from the literal, so a second call with the
+/// same literal ships again.
+#[test]
+fn every_call_gets_an_order_of_its_own() {
+    use smallscope::api::{Arg, OtherDomains, Returned, Subject};
+    use smallscope::sequence::Literal;
+
+    let ops = Inventory::<SortedAdd>::operations();
+    let op = |name: &str| ops.iter().find(|op| op.name == name).unwrap();
+    let config = smallscope::beapi::BeapiConfig { scope: 2, ..Default::default() };
+    let domains = OtherDomains::of([op("ship")], &config, &[], None);
+    let values = domains.values(op("ship").other(1).expect("`ship` takes an order in slot 1"));
+    assert_eq!(values.len() as u64, orders(2));
+    let Literal::Other(empty) = &values[0] else { panic!("{:?}", values[0]) };
+    assert!(!empty.rust.contains("want"), "the empty order comes first: {}", empty.rust);
+    let wants_0 = values
+        .iter()
+        .find(|o| matches!(o, Literal::Other(v) if v.rust.matches("want(").count() == 1 && v.rust.contains("want(0)")))
+        .expect("the order of item 0");
+    for round in 0..2 {
+        let mut bag = Inventory::<SortedAdd>::new(2);
+        bag.add(0).unwrap();
+        let mut args = vec![Arg::Subject(bag), wants_0.to_arg()];
+        match op("ship").call(&mut args, true) {
+            Returned::Value { rendered, .. } => assert_eq!(rendered.as_deref(), Some("1"), "round {round}"),
+            other => panic!("round {round}: {other:?}"),
+        }
+        assert!(args[0].subject_ref().items().is_empty(), "round {round}");
+    }
 }
 
 fn random_report<B: smallscope_fixture::inventory::AddBehaviour>(seed: u64) -> RandomReport
@@ -176,6 +247,16 @@ fn generated_tests_compile_and_behave() {
     let buggy = Beapi::<Inventory<AppendingAdd>>::new().scope(4).record_canonical(true).run().unwrap();
     assert!(!buggy.failures.is_empty());
     krate.write_test("beapi_inventory_buggy", &rust_tests(&buggy, &options));
+    // Structures made by `restock(&Order)` are rebuilt with the order's own calls.
+    let restocked = Beapi::<Inventory<SortedAdd>>::new()
+        .scope(3)
+        .builders(named(&["new", "add", "restock", "ship"]))
+        .record_canonical(true)
+        .run()
+        .unwrap();
+    let restocked_tests = rust_tests(&restocked, &options);
+    assert!(restocked_tests.contains(".restock(&{ let mut s0 = <smallscope_fixture::inventory::Order>::new();"));
+    krate.write_test("beapi_inventory_restocked", &restocked_tests);
 
     // Random: every error test fails, every regression test passes.
     let random_options = |subject: &str| RandomTestOptions { command: "test".into(), subject: subject.into() };
@@ -189,11 +270,17 @@ fn generated_tests_compile_and_behave() {
         "`Option<&u8>` and `&[u8]` are compared by rendering:\n{regression}"
     );
     assert!(!regression.contains("s0.below(") || !regression.contains("format!(\"{:?}\", s0.below("));
+    // Orders are passed as blocks that build them, and `ship`'s count is asserted.
+    assert!(regression.contains(".restock(&{ "), "{regression}");
+    assert!(regression.contains("assert_eq!(s0.ship(&mut { "), "{regression}");
     krate.write_test("random_regression", &regression);
 
     let run = krate.cargo_test_file("beapi_inventory");
     assert!(run.success, "{}", run.text);
     assert_eq!(run.passed(), correct.structure_count() as u64, "{}", run.text);
+    let run = krate.cargo_test_file("beapi_inventory_restocked");
+    assert!(run.success, "{}", run.text);
+    assert_eq!(run.passed(), restocked.structure_count() as u64, "{}", run.text);
     let run = krate.cargo_test_file("beapi_inventory_buggy");
     assert!(run.success, "{}", run.text);
     assert_eq!(run.passed(), buggy.structure_count() as u64, "{}", run.text);

@@ -140,6 +140,7 @@ pub mod panic_clone;
 pub mod panic_drop;
 pub mod panic_rep_ok;
 pub mod recursion;
+pub mod takes_abort;
 
 pub use hostile::{CloneHostility, HostileClone, HostileStack, Hostility};
 pub use list::{Empty, Stack, TRIGGER_AFTER_PUSH, TRIGGER_ARG, TRIGGER_VALUE};

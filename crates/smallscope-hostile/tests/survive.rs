@@ -297,3 +297,22 @@ fn random_survives_debug_overflowing_on_every_cycle() {
     let notes = summary["notes"].as_array().unwrap();
     assert!(notes.iter().any(|n| n.as_str().unwrap().contains("is not checked again")), "{notes:?}");
 }
+
+/// Another subject's code aborts while its structures are made for this
+/// run's parameter: the worker is restarted past that call, and the run
+/// ends with every length of stack the other subject still makes.
+#[test]
+fn beapi_survives_an_abort_in_another_subjects_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let (output, _) = harness(&["beapi", "hostile-takes-abort", "--scope", "3", "--out", "out"], dir.path());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let summary = read_json(&dir.path().join("out/summary.json"));
+    assert_eq!(summary["stop"], "complete", "{summary}");
+    assert_eq!(summary["restarts"], 1, "{summary}");
+    assert_eq!(summary["structures"], 4, "lengths 0 to 3: {summary}");
+    let notes = summary["notes"].as_array().unwrap();
+    let note =
+        notes.iter().filter_map(|n| n.as_str()).find(|n| n.contains("HostileStack")).expect("a note on the stacks");
+    assert!(note.contains("its own code failed (1 failure groups)"), "{note}");
+}

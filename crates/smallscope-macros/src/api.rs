@@ -293,9 +293,11 @@ fn operation(method: &ImplItemFn, me: &syn::Ident, lifetimes: &[syn::Ident]) -> 
     let name_str = name.to_string();
     let mut kinds = Vec::new();
     let mut reads = Vec::new();
+    // `(slot, Primitive::OTHER)` for every primitive slot.
+    let mut others = Vec::new();
     let mut receiver = false;
     let slots: Vec<_> = (0..sig.inputs.len()).map(|i| format_ident!("__arg{}", i)).collect();
-    for (input, slot) in sig.inputs.iter().zip(&slots) {
+    for (index, (input, slot)) in sig.inputs.iter().zip(&slots).enumerate() {
         match input {
             FnArg::Receiver(r) => {
                 receiver = true;
@@ -335,6 +337,7 @@ fn operation(method: &ImplItemFn, me: &syn::Ident, lifetimes: &[syn::Ident]) -> 
                     let span = ty.span();
                     kinds.push(quote_spanned!(span=> <#ty as ::smallscope::api::Primitive>::KIND));
                     reads.push(quote_spanned!(span=> <#ty as ::smallscope::api::Primitive>::from_arg(&mut *#slot)));
+                    others.push(quote_spanned!(span=> (#index, <#ty as ::smallscope::api::Primitive>::OTHER)));
                 }
             },
         }
@@ -375,6 +378,7 @@ fn operation(method: &ImplItemFn, me: &syn::Ident, lifetimes: &[syn::Ident]) -> 
             returns: #returns,
             returns_literal: #returns_literal,
             fallible: #fallible,
+            others: ::smallscope::api::OtherParam::in_slots(&[#(#others),*]),
             invoke: |__args: &mut [::smallscope::api::Arg<Self>], render: bool| -> ::smallscope::api::Returned<Self> {
                 let [#(#slots),*] = <&mut [::smallscope::api::Arg<Self>; #arity]>::try_from(__args)
                     .expect("smallscope: argument count does not match the operation");

@@ -754,8 +754,8 @@ fn rebuild<T: Subject>(report: &BeapiReport, ops: &[Operation<T>], index: u32) -
             StepArg::Literal(literal) => literal.to_arg(),
         });
     }
-    let invoke = ops.get(usize::from(step.op))?.invoke;
-    let returned = run_captured(UserCode::call(step.op), || invoke(&mut args, false)).ok()?;
+    let op = ops.get(usize::from(step.op))?;
+    let returned = run_captured(UserCode::call(step.op), || op.call(&mut args, false)).ok()?;
     match (step.output, returned) {
         (Output::Result, Returned::Subject(value)) => Some(value),
         (Output::Param(p), _) => match std::mem::replace(args.get_mut(usize::from(p))?, Arg::Taken) {

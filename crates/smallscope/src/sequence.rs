@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use crate::api::{Access, Arg, ListForm, OperationInfo, ParamKind};
+use crate::api::{Access, Arg, ListForm, OperationInfo, OtherArg, OtherValue, ParamKind, Returned, Subject};
 
 /// A primitive argument value.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -22,6 +22,8 @@ pub enum Literal {
     OptionInt(Option<i64>),
     /// For a `Vec<u8>`, `&[u8]` or `&Vec<u8>` parameter.
     IntList(Arc<[i64]>),
+    /// For a `&Other` or `&mut Other` parameter: one of its structures.
+    Other(Arc<OtherValue>),
 }
 
 impl Literal {
@@ -33,6 +35,7 @@ impl Literal {
             Literal::Str(v) => Arg::Str(v.clone()),
             Literal::OptionInt(v) => Arg::OptionInt(*v),
             Literal::IntList(v) => Arg::IntList(v.clone()),
+            Literal::Other(v) => Arg::Other(OtherArg::Planned(v.clone())),
         }
     }
 
@@ -56,6 +59,10 @@ impl Literal {
                     _ => format!("vec![{items}]"),
                 }
             }
+            Literal::Other(value) => match kind {
+                ParamKind::Other(Access::Mut) => format!("&mut {}", value.rust),
+                _ => format!("&{}", value.rust),
+            },
         }
     }
 
@@ -101,7 +108,7 @@ pub struct Step {
 }
 
 /// An operand of a straight-line call.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Operand {
     /// Variable `n`, holding a structure.
@@ -110,7 +117,7 @@ pub enum Operand {
 }
 
 /// One straight-line call; `binds` names the variable its result goes to.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Call {
     pub op: u16,
     pub operands: Vec<Operand>,
@@ -136,7 +143,7 @@ impl Call {
 }
 
 /// A straight-line program that rebuilds one value.
-#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
 pub struct Program {
     pub calls: Vec<Call>,
     /// The variable that holds the value at the end.
@@ -201,6 +208,55 @@ impl Program {
         };
         self.calls.push(Call { op: step.op, operands, binds });
         result
+    }
+
+    /// Runs the calls on `S`'s operations and returns the value in
+    /// `result`; `None` when a call misuses the API or a value is missing.
+    /// The calls run unwatched: the caller runs this inside watched code.
+    pub fn build<S: Subject>(&self) -> Option<S> {
+        let ops = S::operations();
+        let mut vars: Vec<Option<S>> = Vec::new();
+        for call in &self.calls {
+            let op = ops.get(usize::from(call.op))?;
+            let mut args = Vec::with_capacity(call.operands.len());
+            for operand in &call.operands {
+                args.push(match operand {
+                    Operand::Var(v) => Arg::Subject(vars.get_mut(*v as usize)?.take()?),
+                    Operand::Literal(literal) => literal.to_arg(),
+                });
+            }
+            let returned = op.call(&mut args, false);
+            for (operand, arg) in call.operands.iter().zip(args) {
+                if let (Operand::Var(v), Arg::Subject(value)) = (operand, arg) {
+                    vars[*v as usize] = Some(value);
+                }
+            }
+            match (returned, call.binds) {
+                (Returned::Misuse(_), _) => return None,
+                (Returned::Subject(value), Some(var)) => {
+                    let var = var as usize;
+                    if vars.len() <= var {
+                        vars.resize_with(var + 1, || None);
+                    }
+                    vars[var] = Some(value);
+                }
+                _ => {}
+            }
+        }
+        vars.get_mut(self.result? as usize)?.take()
+    }
+
+    /// The program as a Rust block whose value is its result:
+    /// `{ let mut s0 = <a::Order>::new(); s0.want(1); s0 }`.
+    pub fn to_rust_block(&self, ops: &[OperationInfo], type_path: &str) -> Option<String> {
+        let result = self.result?;
+        let mut block = String::from("{ ");
+        for line in self.to_rust(ops, type_path) {
+            block.push_str(&line);
+            block.push(' ');
+        }
+        block.push_str(&format!("s{result} }}"));
+        Some(block)
     }
 
     /// The number of calls.

@@ -2,7 +2,8 @@
 
 use std::sync::Arc;
 
-use super::{IntKind, ListForm, ParamKind};
+use super::other::{build_in_place, OtherArg, OtherSubject};
+use super::{Access, IntKind, ListForm, ParamKind, Subject};
 
 /// An argument, in the slot of the parameter it is for.
 #[derive(Debug)]
@@ -19,6 +20,8 @@ pub enum Arg<T> {
     /// An [`Arg::IntList`] converted in place to its parameter's element
     /// type, for a `&[u8]` or `&Vec<u8>` parameter to borrow.
     TypedList(TypedInts),
+    /// For a `&Other` or `&mut Other` parameter.
+    Other(OtherArg),
 }
 
 /// A list of integers of one Rust type.
@@ -61,6 +64,26 @@ impl<T> Arg<T> {
         }
     }
 
+    /// The value of another subject in this slot, built on first use; used by derived code.
+    pub fn other_mut<S: Subject>(&mut self) -> &mut S {
+        match self {
+            Arg::Other(other) => build_in_place(other),
+            other => {
+                panic!("smallscope: expected a `{}` argument, found {}", std::any::type_name::<S>(), other.describe())
+            }
+        }
+    }
+
+    /// Drops the values of other subjects built for a call, so that their
+    /// `Drop` runs where the call's code is watched.
+    pub fn drop_built_others(args: &mut [Arg<T>]) {
+        for arg in args {
+            if let Arg::Other(OtherArg::Built(_)) = arg {
+                *arg = Arg::Taken;
+            }
+        }
+    }
+
     fn describe(&self) -> &'static str {
         match self {
             Arg::Subject(_) => "a subject",
@@ -71,6 +94,7 @@ impl<T> Arg<T> {
             Arg::Str(_) => "a string",
             Arg::OptionInt(_) => "an optional integer",
             Arg::IntList(_) | Arg::TypedList(_) => "a list of integers",
+            Arg::Other(_) => "a value of another subject",
         }
     }
 }
@@ -82,11 +106,14 @@ impl<T> Arg<T> {
     message = "`{Self}` is not a parameter type #[smallscope::api] supports",
     label = "unsupported parameter type",
     note = "parameters may be integers, `bool`, `char`, `String`, `&str`, `Option<integer>`, `Vec<integer>`, \
-            `&[integer]`, `&Vec<integer>`, or the subject type (`Self`, `&Self`, `&mut Self`)",
+            `&[integer]`, `&Vec<integer>`, the subject type (`Self`, `&Self`, `&mut Self`), or a reference to \
+            another type with #[smallscope::api] (`&Other`, `&mut Other`)",
     note = "leave the method out of the API with #[smallscope(skip)]"
 )]
 pub trait Primitive<'a>: Sized {
     const KIND: ParamKind;
+    /// For a reference to another subject: where its values come from.
+    const OTHER: Option<OtherSubject> = None;
     fn from_arg<T>(arg: &'a mut Arg<T>) -> Self;
 }
 
@@ -182,5 +209,21 @@ impl<'a> Primitive<'a> for String {
     const KIND: ParamKind = ParamKind::Str;
     fn from_arg<T>(arg: &'a mut Arg<T>) -> Self {
         <&str>::from_arg(arg).to_owned()
+    }
+}
+
+impl<'a, S: Subject> Primitive<'a> for &'a S {
+    const KIND: ParamKind = ParamKind::Other(Access::Ref);
+    const OTHER: Option<OtherSubject> = Some(OtherSubject::of::<S>());
+    fn from_arg<T>(arg: &'a mut Arg<T>) -> Self {
+        arg.other_mut()
+    }
+}
+
+impl<'a, S: Subject> Primitive<'a> for &'a mut S {
+    const KIND: ParamKind = ParamKind::Other(Access::Mut);
+    const OTHER: Option<OtherSubject> = Some(OtherSubject::of::<S>());
+    fn from_arg<T>(arg: &'a mut Arg<T>) -> Self {
+        arg.other_mut()
     }
 }

@@ -5,10 +5,13 @@
 //! receiver, when there is one, is parameter 0. Parameters are primitives
 //! (integers, `bool`, `char`, `String`, `&str`), `Option` of an integer,
 //! and lists of integers (`Vec<u8>`, `&[u8]`, `&Vec<u8>`), drawn from the
-//! scope's domains ([`ParamKind`]), or the subject type itself (`Self`,
-//! `&Self`, `&mut Self`) drawn from structures built before. Any other
-//! parameter type (another subject's `&Other`, a `&mut [u8]`) is a compile
-//! error on that parameter; leave the method out with `#[smallscope(skip)]`.
+//! scope's domains ([`ParamKind`]), the subject type itself (`Self`,
+//! `&Self`, `&mut Self`) drawn from structures built before, or a
+//! reference to another type with `#[smallscope::api]` (`&Order`,
+//! `&mut Order`), drawn from that type's own structures ([`other`]). Any
+//! other parameter type (a `&mut [u8]`, a `&PriceList` without an API) is
+//! a compile error on that parameter; leave the method out with
+//! `#[smallscope(skip)]`.
 //!
 //! A returned value is observed through its `Debug` rendering; a type
 //! without `Debug` (an `impl Iterator`) is called but not observed.
@@ -61,6 +64,7 @@
 
 mod arg;
 mod operation;
+pub mod other;
 mod registry;
 mod std_traits;
 
@@ -69,12 +73,19 @@ pub use arg::{Arg, Primitive, TypedInts};
 pub use operation::{
     Access, AsInt, IntKind, Invoke, ListForm, Operation, OperationInfo, ParamKind, ReturnKind, Returned,
 };
+pub use other::{OtherArg, OtherDomains, OtherParam, OtherSubject, OtherValue};
 pub use registry::{find_subject, registered_subjects, ErasedSubject, Registration, SubjectHandle};
 pub use std_traits::{StdTraitTable, StdTraits};
 
 use crate::heap::Heap;
 
 /// A type with a declared API. Implement it with `#[smallscope::api]`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no API for smallscope",
+    label = "not a type with #[smallscope::api]",
+    note = "put #[smallscope::api] on an impl block of `{Self}`; as a parameter type (`&{Self}`), it may instead \
+            be left out with #[smallscope(skip)] on the method"
+)]
 pub trait Subject: Heap + Sized + 'static {
     /// The operations, in declaration order.
     fn operations() -> Vec<Operation<Self>>;

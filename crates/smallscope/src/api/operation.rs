@@ -1,5 +1,6 @@
 //! [`Operation`]: one method of a subject's API, ready to call.
 
+use super::other::OtherParam;
 use super::Arg;
 
 /// How an operation takes a subject-typed parameter.
@@ -90,6 +91,9 @@ pub enum ParamKind {
     OptionInt(IntKind),
     /// `Vec<u8>`, `&[u8]` or `&Vec<u8>`: short lists over the integer domain.
     IntList(IntKind, ListForm),
+    /// `&Other` or `&mut Other`, of another subject: its own structures
+    /// (see [`crate::api::other`]; the operation's `others` names the type).
+    Other(Access),
 }
 
 impl ParamKind {
@@ -103,7 +107,7 @@ impl ParamKind {
             ParamKind::Str | ParamKind::OptionInt(_) => 3,
             // Lists multiply the integer domain.
             ParamKind::IntList(..) => 4,
-            ParamKind::Subject(_) => 5,
+            ParamKind::Subject(_) | ParamKind::Other(_) => 5,
         }
     }
 }
@@ -170,6 +174,8 @@ pub struct Operation<T> {
     /// Whether the method returns a `Result`, whose `Err` is misuse.
     pub fallible: bool,
     pub invoke: Invoke<T>,
+    /// The slots of [`ParamKind::Other`] parameters, with their types.
+    pub others: Vec<OtherParam>,
 }
 
 impl<T> Operation<T> {
@@ -183,6 +189,19 @@ impl<T> Operation<T> {
             returns_literal: self.returns_literal,
             fallible: self.fallible,
         }
+    }
+
+    /// Calls the operation, then drops the arguments of other subjects it
+    /// was given, so that their `Drop` is part of the call.
+    pub fn call(&self, args: &mut [Arg<T>], render: bool) -> Returned<T> {
+        let returned = (self.invoke)(args, render);
+        Arg::drop_built_others(args);
+        returned
+    }
+
+    /// The type a [`ParamKind::Other`] slot takes.
+    pub fn other(&self, slot: usize) -> Option<&super::OtherSubject> {
+        self.others.iter().find(|p| p.slot == slot).map(|p| &p.subject)
     }
 
     /// Whether it makes a structure from primitives alone (a constructor).

@@ -12,7 +12,7 @@ use regex::Regex;
 
 use super::states::{StateKey, StateSet};
 use super::{BeapiConfig, BeapiReport, Resume};
-use crate::api::{Arg, IntKind, Operation, OperationInfo, ParamKind, Returned, Subject};
+use crate::api::{Arg, IntKind, Operation, OperationInfo, OtherDomains, ParamKind, Returned, Subject};
 use crate::error::MAX_DOMAIN;
 use crate::events::{
     Counts, During, Event, Failure, FailureGroups, FailureKind, Fingerprint, Input, LevelStats, Note, Progress,
@@ -159,6 +159,8 @@ pub(super) struct Search<'a, T: Subject> {
     commit_due: bool,
     args: Vec<Arg<T>>,
     keys: Vec<Keys>,
+    /// What the user should know about the run's settings, for its start.
+    notes: Vec<String>,
 }
 
 /// An output's state key, and its canonical form's when they differ.
@@ -198,9 +200,19 @@ impl<'a, T: Subject> Search<'a, T> {
             .iter()
             .map(|p| Regex::new(p).map_err(|e| ConfigError::BadPattern { pattern: p.clone(), reason: e.to_string() }))
             .collect::<Result<Vec<_>, _>>()?;
+        let began = Instant::now();
+        // Other subjects' structures, for the builders that take one.
+        let others = OtherDomains::of(chosen.iter().map(|&i| &ops[i]), config, cx.killed, cx.stop);
         let domains = ops
             .iter()
-            .map(|op| op.params.iter().map(|p| domain(config, *p, op.name)).collect::<Result<_, _>>())
+            .map(|op| {
+                (op.params.iter().enumerate())
+                    .map(|(slot, &kind)| match (kind, op.other(slot)) {
+                        (ParamKind::Other(_), Some(other)) => Ok(others.values(other).to_vec()),
+                        _ => domain(config, kind, op.name),
+                    })
+                    .collect::<Result<_, _>>()
+            })
             .collect::<Result<_, _>>()?;
         let keeps_all_objects =
             chosen.iter().any(|&i| ops[i].params.iter().filter(|p| matches!(p, ParamKind::Subject(_))).count() > 1);
@@ -233,14 +245,21 @@ impl<'a, T: Subject> Search<'a, T> {
             level_seconds: 0.0,
             done: 0,
             seconds_before: 0.0,
-            started: Instant::now(),
+            started: began,
             stop: None,
             leak: false,
             restoring: false,
             commit_due: false,
             args: Vec::new(),
             keys: Vec::new(),
+            notes: others.notes,
         })
+    }
+
+    /// Notes on how the search was set up (where other subjects' values
+    /// came from), for the job to report after the run starts.
+    pub(super) fn take_notes(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notes)
     }
 
     pub(super) fn emit(&mut self, event: Event) {
@@ -547,8 +566,8 @@ impl<'a, T: Subject> Search<'a, T> {
                 StepArg::Literal(lit) => lit.to_arg(),
             });
         }
-        let invoke = self.ops[usize::from(step.op)].invoke;
-        let returned = run_captured(UserCode::call(step.op), || invoke(&mut args, false)).ok()?;
+        let op = &self.ops[usize::from(step.op)];
+        let returned = run_captured(UserCode::call(step.op), || op.call(&mut args, false)).ok()?;
         let value = match (step.output, returned) {
             (Output::Result, Returned::Subject(value)) => Some(value),
             (Output::Param(p), _) => match std::mem::replace(&mut args[usize::from(p)], Arg::Taken) {
@@ -682,8 +701,8 @@ impl<'a, T: Subject> Search<'a, T> {
                 literal_k += 1;
             }
         }
-        let invoke = self.ops[op].invoke;
-        let returned = match run_captured(UserCode::call(op as u16), || invoke(&mut args, false)) {
+        let operation = &self.ops[op];
+        let returned = match run_captured(UserCode::call(op as u16), || operation.call(&mut args, false)) {
             Ok(Returned::Misuse(_)) | Err(Outcome::AssumeFailed(_)) => {
                 self.counts.misuses += 1;
                 self.finish_call(call, args, None);
@@ -943,7 +962,8 @@ impl Odometer {
 fn domain(config: &BeapiConfig, kind: ParamKind, op: &str) -> Result<Vec<Literal>, ConfigError> {
     let ints = |int: IntKind| config.int_range().filter(move |v| int.fits(*v));
     Ok(match kind {
-        ParamKind::Subject(_) => Vec::new(),
+        // Filled in from the other subjects' structures.
+        ParamKind::Subject(_) | ParamKind::Other(_) => Vec::new(),
         ParamKind::Int(int) => ints(int).map(Literal::Int).collect(),
         ParamKind::Bool => vec![Literal::Bool(false), Literal::Bool(true)],
         ParamKind::Char => config.chars.iter().copied().map(Literal::Char).collect(),

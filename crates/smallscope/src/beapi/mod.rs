@@ -48,7 +48,10 @@ use std::ops::Range;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::api::Subject;
+use std::hash::BuildHasher as _;
+
+use crate::api::other::OtherStructures;
+use crate::api::{OtherValue, Subject};
 use crate::events::{Configuration, Event, Note, RunStarted, Sink, Stop};
 use crate::runner::{Job, Killed, Observer, RunError, Start, StopFlag, DEFAULT_CALL_TIMEOUT};
 use crate::ConfigError;
@@ -241,7 +244,7 @@ impl<T: Subject> Job for BeapiJob<T> {
                     operations: T::operations().iter().map(|op| op.info()).collect(),
                     ..RunStarted::new(&self.name, type_name, Configuration::Beapi(config.clone()), command)
                 }));
-                for text in notes {
+                for text in notes.into_iter().chain(search.take_notes()) {
                     search.emit(Event::Note(Note { text }));
                 }
             }
@@ -311,3 +314,88 @@ pub(crate) fn count_structures<T: Subject>(
     let stopped = Search::<T>::new(config, builders, cx)?.run();
     Ok((count.0, stopped))
 }
+
+/// The structures of `S` for a parameter `&S` of another subject's
+/// operation, and why their run stopped: a BEAPI run of `S` with
+/// `config`'s scope and domains and every operation of `S` as a builder,
+/// however long its sequences (see [`crate::api::other`]).
+pub(crate) fn other_structures<S: Subject>(
+    config: &BeapiConfig,
+    killed: &[Killed],
+    stop: Option<&StopFlag>,
+) -> Result<(OtherStructures, Stop), ConfigError> {
+    use crate::events::Fold;
+    use crate::sequence::Literal;
+
+    /// Folds the events into a report.
+    struct Folding(BeapiReport);
+    impl Sink for Folding {
+        fn event(&mut self, event: Event) {
+            self.0.apply(event);
+        }
+    }
+    let type_name = std::any::type_name::<S>();
+    let ops = S::operations();
+    let config = &BeapiConfig {
+        builders: Builders::All,
+        max_length: None,
+        state_matching: true,
+        omit: Vec::new(),
+        misuse_panics: Vec::new(),
+        cache_dir: None,
+        record_canonical: false,
+        ..config.clone()
+    };
+    let operations: Vec<_> = ops.iter().map(|op| op.info()).collect();
+    let mut folding = Folding(BeapiReport { operations, ..BeapiReport::default() });
+    // A run number of its own, so that inputs that killed an attempt are
+    // stepped past in this search only.
+    let run = OTHER_RUNS | (rustc_hash::FxBuildHasher.hash_one(type_name) >> 1);
+    let started = std::time::Instant::now();
+    let names: Vec<String> = ops.iter().map(|op| op.name.to_owned()).collect();
+    let cx = Context { run, killed, stop, out: &mut folding, replay: None };
+    let mut search = Search::<S>::new(config, &names, cx)?;
+    // Where its own other subjects' values came from (or why not).
+    let nested_notes = search.take_notes();
+    let stopped = search.run();
+    let report = folding.0;
+    let ty = crate::emit::type_expr(type_name);
+    let values: Vec<Literal> = report
+        .counted_structures()
+        .filter_map(|(index, _)| {
+            let program = report.program(index);
+            let rust = program.to_rust_block(&report.operations, &ty)?;
+            Some(Literal::Other(Arc::new(OtherValue { type_name: type_name.to_owned(), program, rust })))
+        })
+        .collect();
+    if values.len() as u64 > crate::error::MAX_DOMAIN {
+        return Err(ConfigError::DomainTooLarge {
+            what: format!("`{type_name}` at scope {}", config.scope),
+            size: values.len() as u128,
+            max: crate::error::MAX_DOMAIN,
+        });
+    }
+    let mut note = format!(
+        "`&{type_name}` arguments: its {} structures at scope {}, made by BEAPI in {:.2} s",
+        values.len(),
+        config.scope,
+        started.elapsed().as_secs_f64()
+    );
+    if stopped != Stop::Complete {
+        note.push_str(&format!(" ({}: only those found by then)", stopped.describe()));
+    }
+    if !report.failures.is_empty() {
+        note.push_str(&format!(
+            "; its own code failed ({} failure groups), which this run does not report: run BEAPI on it",
+            report.failures.len()
+        ));
+    }
+    for nested in nested_notes {
+        note.push_str(&format!("; for it, {nested}"));
+    }
+    Ok((OtherStructures { values: values.into(), note }, stopped))
+}
+
+/// Run numbers of the searches that make other subjects' structures: the
+/// top bit set, the type name's hash below.
+const OTHER_RUNS: u64 = 1 << 63;

@@ -52,6 +52,10 @@ pub struct RandomConfig {
     /// argument is). Longer than BEAPI's default, which enumerates them all.
     #[serde(default = "default_list_length")]
     pub list_length: usize,
+    /// Values of another subject's type (`&Order`) are its structures at
+    /// this scope, made by BEAPI with integers `0..other_scope`.
+    #[serde(default = "default_other_scope")]
+    pub other_scope: u32,
     /// Probability of appending a chosen call several times (§7.5, `N`).
     pub repeat_probability: f64,
     /// Upper bound of the repetition count (§7.5, `max`). The thesis uses
@@ -83,6 +87,7 @@ impl Default for RandomConfig {
             chars: vec!['a', ' ', '#'],
             strings: vec!["".into(), "hi!".into()],
             list_length: default_list_length(),
+            other_scope: default_other_scope(),
             repeat_probability: 0.1,
             max_repeat: 10,
             max_length: 100,
@@ -119,6 +124,9 @@ impl RandomConfig {
         if self.chars.is_empty() || self.strings.is_empty() {
             return Err(ConfigError::Invalid("the char and string domains need at least one value".into()));
         }
+        if self.other_scope == 0 {
+            return Err(ConfigError::Invalid("the scope of other subjects' structures must be at least 1".into()));
+        }
         if self.max_length == 0 {
             return Err(ConfigError::Invalid("the maximum sequence length must be at least 1".into()));
         }
@@ -127,6 +135,15 @@ impl RandomConfig {
                 .map_err(|e| ConfigError::Invalid(format!("bad misuse-panic regex `{pattern}`: {e}")))?;
         }
         Ok(())
+    }
+
+    /// The BEAPI settings that make other subjects' structures.
+    pub fn other_settings(&self) -> crate::beapi::BeapiConfig {
+        crate::beapi::BeapiConfig {
+            scope: self.other_scope,
+            time_limit: self.effective_time_limit(),
+            ..crate::beapi::BeapiConfig::default()
+        }
     }
 
     /// The time limit in force: the one given, or 10 s when no limit is.
@@ -142,4 +159,9 @@ impl RandomConfig {
 /// Events written before list parameters existed have no `list_length`.
 fn default_list_length() -> usize {
     4
+}
+
+/// Events written before other subjects' parameters existed have no `other_scope`.
+fn default_other_scope() -> u32 {
+    3
 }

@@ -344,7 +344,7 @@ impl<T: Heap> Executor<'_, T> {
                 return CallResult::ShallowClone;
             }
         }
-        let outcome = run_captured(UserCode::call(call.op), || (op.invoke)(&mut args, render));
+        let outcome = run_captured(UserCode::call(call.op), || op.call(&mut args, render));
         for (operand, arg) in call.operands.iter().zip(args) {
             if let (Operand::Var(v), Arg::Subject(value)) = (operand, arg) {
                 values[*v as usize] = Some(Arc::new(SafeDrop::new(value)));

@@ -15,7 +15,7 @@ use super::execute::{Broken, CallResult, Executor, GroupKey, Shared, Values, KIL
 use super::journal::{Delta, GroupState, Prints, SampledState, StoredComponent};
 use super::sequence::Sequence;
 use super::{IndexPruning, RandomConfig, Resume};
-use crate::api::{Access, IntKind, Operation, OperationInfo, ParamKind, ReturnKind, StdTraitTable};
+use crate::api::{Access, IntKind, Operation, OperationInfo, OtherDomains, ParamKind, ReturnKind, StdTraitTable};
 use crate::events::{Counts, During, Event, Failure, FailureKind, Input, Note, Progress, Sink, Stop, Witness};
 use crate::heap::{shallow_clone_note, Heap};
 use crate::runner::memory::{self, Pressure};
@@ -105,6 +105,9 @@ impl<T> Ord for OrdKey<T> {
 const BOOTSTRAP_DEPTH: usize = 2;
 const BOOTSTRAP_SEQUENCES: u64 = 20_000;
 
+/// Other subjects' structures tried per parameter when seeding.
+const BOOTSTRAP_OTHER_VALUES: usize = 8;
+
 /// Most argument combinations tried per operation when seeding.
 const BOOTSTRAP_COMBINATIONS: usize = 64;
 
@@ -169,12 +172,20 @@ pub(super) struct Generator<'a, T> {
     added: Delta,
     /// Components at the last commit.
     committed_components: usize,
+    /// Other subjects' structures, for parameters of their types.
+    pub others: OtherDomains,
 }
 
 impl<'a, T: Heap> Generator<'a, T> {
     /// A generator running `exec`, which must be [`Executor::memoized`]:
     /// index pruning uses the fingerprints it takes.
-    pub fn new(config: &'a RandomConfig, exec: Executor<'a, T>, traits: StdTraitTable<T>, outlet: Outlet<'a>) -> Self {
+    pub fn new(
+        config: &'a RandomConfig,
+        exec: Executor<'a, T>,
+        traits: StdTraitTable<T>,
+        outlet: Outlet<'a>,
+        others: OtherDomains,
+    ) -> Self {
         assert!(exec.checked.is_some(), "the generator needs a memoized executor");
         let infos = exec.ops.iter().map(|op| op.info()).collect();
         let constructors =
@@ -207,6 +218,7 @@ impl<'a, T: Heap> Generator<'a, T> {
             infos,
             added: Delta::default(),
             committed_components: 0,
+            others,
         }
     }
 
@@ -444,7 +456,7 @@ impl<'a, T: Heap> Generator<'a, T> {
             if !op.is_constructor() {
                 continue;
             }
-            for operands in self.literal_operands(&op.params, None) {
+            for operands in self.literal_operands(op, None) {
                 let call = Call { op: index as u16, operands, binds: Some(0) };
                 self.try_sequence(Vec::new(), vec![call]);
             }
@@ -458,7 +470,7 @@ impl<'a, T: Heap> Generator<'a, T> {
         for (index, op) in ops.iter().enumerate() {
             let subjects = op.params.iter().filter(|p| matches!(p, ParamKind::Subject(_))).count();
             if subjects == 1 && matches!(op.params.first(), Some(ParamKind::Subject(_))) {
-                templates.push((index as u16, self.literal_operands(&op.params, Some(0))));
+                templates.push((index as u16, self.literal_operands(op, Some(0))));
             }
         }
         let widest = templates.iter().map(|(_, combos)| combos.len()).max().unwrap_or(0);
@@ -492,9 +504,9 @@ impl<'a, T: Heap> Generator<'a, T> {
 
     /// Every combination of seed literals for `params` (at most
     /// [`BOOTSTRAP_COMBINATIONS`]), with `receiver` in slot 0 when given.
-    fn literal_operands(&self, params: &[ParamKind], receiver: Option<u32>) -> Vec<Vec<Operand>> {
+    fn literal_operands(&self, op: &Operation<T>, receiver: Option<u32>) -> Vec<Vec<Operand>> {
         let mut combos: Vec<Vec<Operand>> = vec![Vec::new()];
-        for kind in params {
+        for (slot, kind) in op.params.iter().enumerate() {
             let choices: Vec<Operand> = match *kind {
                 ParamKind::Subject(_) => vec![Operand::Var(receiver.unwrap_or(0))],
                 ParamKind::Int(int) => self.seed_ints(int).map(|v| Operand::Literal(Literal::Int(v))).collect(),
@@ -511,6 +523,13 @@ impl<'a, T: Heap> Generator<'a, T> {
                 ParamKind::IntList(int, _) => std::iter::once(Arc::from([]))
                     .chain(self.seed_ints(int).map(|v| Arc::from([v])))
                     .map(|list| Operand::Literal(Literal::IntList(list)))
+                    .collect(),
+                // The smallest structures of the other subject.
+                ParamKind::Other(_) => self
+                    .other_values(op, slot)
+                    .iter()
+                    .take(BOOTSTRAP_OTHER_VALUES)
+                    .map(|value| Operand::Literal(value.clone()))
                     .collect(),
             };
             combos = combos
@@ -595,7 +614,7 @@ impl<'a, T: Heap> Generator<'a, T> {
         let mut next_var = 0u32;
         let mut operands = Vec::with_capacity(op.params.len());
         let mut consumes = false;
-        for kind in &op.params {
+        for (slot, kind) in op.params.iter().enumerate() {
             let operand = match *kind {
                 ParamKind::Subject(access) => {
                     consumes |= access == Access::Owned;
@@ -645,6 +664,14 @@ impl<'a, T: Heap> Generator<'a, T> {
                     let list: Vec<i64> = (0..length).map(|_| self.pick_int(int)).collect();
                     Operand::Literal(Literal::IntList(list.into()))
                 }
+                ParamKind::Other(_) => {
+                    let count = self.other_values(op, slot).len();
+                    if count == 0 {
+                        return None; // the other subject has no structures
+                    }
+                    let pick = self.rng.random_range(0..count);
+                    Operand::Literal(self.other_values(op, slot)[pick].clone())
+                }
             };
             operands.push(operand);
         }
@@ -660,6 +687,11 @@ impl<'a, T: Heap> Generator<'a, T> {
             .map(|i| Call { op: op_index, operands: operands.clone(), binds: binds_result.then_some(next_var + i) })
             .collect();
         Some((parts, calls))
+    }
+
+    /// The structures of the other subject that `op` takes in `slot`.
+    fn other_values(&self, op: &Operation<T>, slot: usize) -> &[Literal] {
+        op.other(slot).map_or(&[], |other| self.others.values(other))
     }
 
     /// A seed integer or, half the time, one a call returned before; it must fit `kind`.

@@ -67,7 +67,7 @@ use std::time::Duration;
 
 use regex::Regex;
 
-use crate::api::{Operation, StdTraits, Subject};
+use crate::api::{Operation, OtherDomains, StdTraits, Subject};
 use crate::events::{Configuration, Event, Note, RunFinished, RunStarted, Shrink, Sink, Stop};
 use crate::runner::{Job, Observer, RunError, Start, DEFAULT_CALL_TIMEOUT};
 use crate::ConfigError;
@@ -200,7 +200,8 @@ impl<T: Subject + StdTraits> Job for RandomJob<T> {
             command: self.command.clone(),
             seconds_before: resumed.map_or(0.0, |r| r.seconds),
         };
-        let mut generator = Generator::new(config, exec.memoized(), traits, outlet);
+        let others = OtherDomains::of(&ops, &config.other_settings(), start.killed, Some(start.stop));
+        let mut generator = Generator::new(config, exec.memoized(), traits, outlet, others);
         match resumed {
             Some(report) => {
                 generator.restore(start.journal).map_err(ConfigError::Invalid)?;
@@ -220,6 +221,9 @@ impl<T: Subject + StdTraits> Job for RandomJob<T> {
                     contracts: self.contracts.iter().map(|c| c.name().to_owned()).collect(),
                     ..RunStarted::new(&self.name, type_name, configuration, self.command.clone())
                 }));
+                for text in generator.others.notes.clone() {
+                    generator.emit(Event::Note(Note { text }));
+                }
             }
         }
         let stop = generator.run(resumed.is_some());
@@ -268,6 +272,7 @@ impl<T: Subject + StdTraits> RandomJob<T> {
                             target: group.failure.group_key(),
                             replacements: &replacements,
                             ints: &simplest_ints,
+                            others: &generator.others,
                         }
                         .simplify(original),
                         false => simplify::renumber(original),

@@ -124,6 +124,12 @@ fn hash_call(hasher: &mut Xxh3, call: &Call) {
                     hasher.update(&v.to_le_bytes());
                 }
             }
+            // A structure's Rust block names it exactly.
+            Operand::Literal(Literal::Other(value)) => {
+                hasher.update(&[10]);
+                hasher.update(&(value.rust.len() as u64).to_le_bytes());
+                hasher.update(value.rust.as_bytes());
+            }
         }
     }
     match call.binds {

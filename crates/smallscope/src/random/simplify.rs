@@ -19,6 +19,7 @@
 
 use super::execute::{Executor, GroupKey};
 use super::generate::Component;
+use crate::api::OtherDomains;
 use crate::api::{Access, ParamKind};
 use crate::sequence::{Call, Literal, Operand, Program};
 
@@ -39,6 +40,8 @@ pub struct Simplifier<'a, T> {
     pub replacements: &'a [Replacement],
     /// Integer literals to try, simplest first.
     pub ints: &'a [i64],
+    /// Other subjects' structures, smallest first.
+    pub others: &'a OtherDomains,
 }
 
 impl<T: crate::heap::Heap> Simplifier<'_, T> {
@@ -244,6 +247,11 @@ impl<T: crate::heap::Heap> Simplifier<'_, T> {
                     })
                 });
                 shorter.chain(simpler_elements).collect()
+            }
+            // Structures of another subject: the ones made before it, which are no larger.
+            Literal::Other(value) => {
+                let pool = self.others.values_of(&value.type_name);
+                pool.iter().take_while(|other| *other != current).cloned().collect()
             }
             Literal::OptionInt(None) | Literal::Bool(_) | Literal::Char(_) | Literal::Str(_) => Vec::new(),
         }

@@ -31,7 +31,7 @@ fn by_ref<T>(name: &'static str, arity: usize, returns: ReturnKind, invoke: Invo
     let params = vec![ParamKind::Subject(Access::Ref); arity];
     // `eq` returns a `bool`; `cmp` an `Ordering`, which renders as `Less`, not as a literal.
     let returns_literal = name == "eq";
-    Operation { name, receiver: true, params, returns, returns_literal, fallible: false, invoke }
+    Operation { name, receiver: true, params, returns, returns_literal, fallible: false, invoke, others: Vec::new() }
 }
 
 /// The operations `T`'s standard traits give, leaving out names the API
