@@ -5,12 +5,13 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use smallscope::beapi::{parse_int_range, BeapiConfig, BeapiReport, ConfigFile, StateStorage};
-use smallscope::emit::{rust_tests, write_jsonl, RustTestOptions};
+use smallscope::emit::{rust_failing_tests, rust_tests, write_jsonl, RustTestOptions, Witnesses};
 use smallscope::events::Stop;
 use smallscope::runner::Job;
 
 use crate::run::RunOptions;
 use crate::summary::BeapiSummary;
+use crate::test_files::TestFiles;
 use crate::{find_subject, print, program, BadInput, RunArgs};
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -35,6 +36,7 @@ pub struct BeapiArgs {
     /// `auto` (hill climbing, cached), `all`, or method names separated by commas.
     #[arg(long, value_name = "auto|all|m1,m2")]
     pub builders: Option<String>,
+    /// How the summary is printed: `text`, or `json` (as `summary.json`).
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
     /// String arguments, separated by commas.
@@ -64,9 +66,11 @@ pub struct BeapiArgs {
     /// Stop after this many seconds, keeping what was found.
     #[arg(long, value_name = "SECONDS")]
     pub time_limit: Option<f64>,
-    /// Write a Rust test file with one test per structure.
-    #[arg(long, value_name = "FILE")]
-    pub emit_tests: Option<PathBuf>,
+    #[command(flatten)]
+    pub tests: TestFiles,
+    /// With --out, draw the first N structures in report.html.
+    #[arg(long, value_name = "N", default_value_t = 200)]
+    pub pictures: u32,
     /// At most this many structure tests in --emit-tests.
     #[arg(long)]
     pub max_tests: Option<usize>,
@@ -127,7 +131,8 @@ impl BeapiArgs {
             config.time_limit = Some(smallscope::positive_seconds("--time-limit", seconds)?);
         }
         config.cache_dir = (!self.no_cache).then(|| self.cache_dir.clone());
-        config.record_canonical = self.run.out.is_some() || self.emit_tests.is_some();
+        config.record_canonical = self.run.out.is_some() || self.tests.any();
+        config.pictures = if self.run.out.is_some() { self.pictures } else { 0 };
         config.validate()?;
         Ok(config)
     }
@@ -206,17 +211,24 @@ pub fn run(args: &BeapiArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
         write_jsonl(report, &mut lines)?;
         files.push(("structures.jsonl".to_owned(), lines));
     }
-    let summary = finished.write(&args.run, files, summary, |s| &mut s.run)?;
-    if let Some(path) = &args.emit_tests {
-        let options = RustTestOptions {
-            command: format!("{replay} --emit-tests {}", path.display()),
-            omit: report.config.as_ref().map(|c| c.omit.clone()).unwrap_or_default(),
-            has_rep_ok: subject.has_rep_ok(),
-            max_tests: args.max_tests,
-        };
-        smallscope::emit::write_atomically(path, rust_tests(report, &options).as_bytes())
-            .map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))?;
+    if args.run.out.is_some() {
+        files.push(crate::report::Page::beapi(&summary, report).file());
     }
+    let summary = finished.write(&args.run, files, summary, |s| &mut s.run)?;
+    let options = RustTestOptions {
+        command: args.tests.regenerate(&replay),
+        omit: report.config.as_ref().map(|c| c.omit.clone()).unwrap_or_default(),
+        has_rep_ok: subject.has_rep_ok(),
+        max_tests: args.max_tests,
+        witnesses: match args.tests.emit_failing_tests {
+            Some(_) => Witnesses::Apart,
+            None => Witnesses::Ignored,
+        },
+    };
+    args.tests.write(
+        || rust_tests(report, &options),
+        || rust_failing_tests(report, &options, args.tests.ignore_failing_tests),
+    )?;
     match args.format {
         Format::Json => print(serde_json::to_string(&summary)?)?,
         Format::Text => print_text(&summary)?,

@@ -46,6 +46,7 @@ pub struct CompareArgs {
     /// Stop BEAPI after this many seconds (the comparison is then incomplete).
     #[arg(long, value_name = "SECONDS")]
     pub time_limit: Option<f64>,
+    /// How the summary is printed: `text`, or `json` (as `summary.json`).
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
     /// Where identified builders are cached.
@@ -155,6 +156,9 @@ pub fn run(args: &CompareArgs, options: &RunOptions) -> anyhow::Result<ExitCode>
     let summary = CompareSummary::new(&args.subject, comparison, witnesses, facts);
     if args.run.out.is_some() {
         files.push(("comparison.json".to_owned(), (serde_json::to_string_pretty(&summary)? + "\n").into_bytes()));
+    }
+    if args.run.out.is_some() {
+        files.push(crate::report::Page::compare(&summary).file());
     }
     let summary = finished.write(&args.run, files, summary, |s| &mut s.run)?;
     match args.format {

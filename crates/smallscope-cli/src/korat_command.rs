@@ -27,6 +27,7 @@ pub struct KoratArgs {
     /// Plain Korat: record equivalence classes but do not prune on them (Korat+ is the default when the subject has `eq_class`).
     #[arg(long)]
     pub no_eq_pruning: bool,
+    /// How the summary is printed: `text`, or `json` (as `summary.json`).
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
     #[command(flatten)]
@@ -129,6 +130,9 @@ pub fn run(args: &KoratArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
             lines.push(b'\n');
         }
         files.push(("structures.jsonl".to_owned(), lines));
+    }
+    if args.run.out.is_some() {
+        files.push(crate::report::Page::korat(&summary).file());
     }
     let summary = finished.write(&args.run, files, summary, |s| &mut s.run)?;
     match args.format {

@@ -33,6 +33,7 @@
 
 mod alloc;
 mod beapi_command;
+#[cfg(feature = "builtin-subjects")]
 mod bench;
 mod compare_command;
 mod korat_command;
@@ -40,10 +41,12 @@ mod memory;
 mod process;
 mod progress;
 mod random_command;
+mod report;
 mod run;
 mod signals;
 mod staging;
 mod summary;
+mod test_files;
 mod worker;
 
 pub use summary::{BeapiSummary, CompareSummary, KoratSummary, RandomSummary, RunFacts};
@@ -86,6 +89,7 @@ enum Command {
     /// Compares the structures the API builds with those an invariant admits (BEAPI vs Korat).
     Compare(compare_command::CompareArgs),
     /// Prints benchmark tables.
+    #[cfg(feature = "builtin-subjects")]
     Bench(bench::BenchArgs),
 }
 
@@ -109,7 +113,7 @@ pub struct RunArgs {
     pub resume: bool,
     /// Stop the code under test when the worker's memory passes this many
     /// MiB: an `out-of-memory` failure (and the end of the run when the
-    /// memory grew over many calls).
+    /// memory grew over many calls). Default: half the machine's memory.
     #[arg(long, value_name = "MIB")]
     pub memory_limit_mb: Option<u64>,
 }
@@ -150,6 +154,17 @@ pub(crate) fn print(text: impl std::fmt::Display) -> anyhow::Result<()> {
     writeln!(out, "{text}").and_then(|()| out.flush()).map_err(|_| OutputClosed.into())
 }
 
+/// The command line's definition: every command and option, for a front
+/// end (`cargo smallscope`) that checks options, or turns settings into
+/// them, before it builds the harness.
+pub fn command() -> clap::Command {
+    <Cli as clap::CommandFactory>::command()
+}
+
+/// Environment variables this program sets for itself (its workers) or a
+/// front end sets for it: not settings.
+pub const INTERNAL_VARIABLES: &[&str] = &[worker::WORKER_DIR, worker::MEMORY_LIMIT, PROGRAM_VAR];
+
 /// The whole command line: parses the arguments, runs the command and
 /// returns its exit code. In a worker process, runs the worker's part.
 pub fn main() -> ExitCode {
@@ -181,7 +196,9 @@ fn serve(dir: &std::path::Path, cli: &Cli) -> ExitCode {
         Command::Korat(args) => args.job().map(|job| worker::serve(dir, job)),
         Command::Random(args) => args.job().map(|job| worker::serve(dir, job)),
         Command::Compare(args) => args.job().map(|job| worker::serve(dir, job)),
-        Command::List(_) | Command::Bench(_) => Err(BadInput("this command has no worker".into())),
+        #[cfg(feature = "builtin-subjects")]
+        Command::Bench(_) => Err(BadInput("this command has no worker".into())),
+        Command::List(_) => Err(BadInput("this command has no worker".into())),
     };
     served.unwrap_or_else(|error| {
         eprintln!("error: {error}");
@@ -197,7 +214,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Some(mb) => {
                 Some(mb.checked_mul(1 << 20).ok_or_else(|| BadInput(format!("--memory-limit-mb {mb} is too large")))?)
             }
-            None => None,
+            None if cli.no_isolation => None,
+            None => memory::default_limit_bytes(),
         };
         Ok(run::RunOptions {
             isolation: !cli.no_isolation,
@@ -211,15 +229,14 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match &cli.command {
         Command::List(args) => list(args).map(|()| ExitCode::SUCCESS),
         Command::Beapi(args) => {
-            let options = run::RunOptions {
-                structures: args.run.out.is_some() || args.emit_tests.is_some(),
-                ..options(&args.run)?
-            };
+            let options =
+                run::RunOptions { structures: args.run.out.is_some() || args.tests.any(), ..options(&args.run)? };
             beapi_command::run(args, &options)
         }
         Command::Korat(args) => korat_command::run(args, &options(&args.run)?),
         Command::Random(args) => random_command::run(args, &options(&args.run)?),
         Command::Compare(args) => compare_command::run(args, &options(&args.run)?),
+        #[cfg(feature = "builtin-subjects")]
         Command::Bench(args) => bench::run(args).map(|()| ExitCode::SUCCESS),
     }
 }
@@ -278,8 +295,22 @@ pub(crate) fn unknown(what: &str, name: &str, known: &[&str]) -> BadInput {
     }
 }
 
+/// Whether a front end chooses the output files (see [`PROGRAM_VAR`]).
+pub(crate) fn files_implied() -> bool {
+    std::env::var_os(PROGRAM_VAR).is_some_and(|p| !p.is_empty())
+}
+
+/// Set by a front end that runs this program for the user (`cargo
+/// smallscope`): the command the user types instead, for the commands this
+/// program prints. The front end chooses the output files itself, so the
+/// printed commands leave them out.
+pub const PROGRAM_VAR: &str = "SMALLSCOPE_PROGRAM";
+
 /// The name this program was started as, for the commands it prints.
 pub(crate) fn program() -> String {
+    if let Some(program) = std::env::var(PROGRAM_VAR).ok().filter(|p| !p.is_empty()) {
+        return program;
+    }
     std::env::args_os()
         .next()
         .map(std::path::PathBuf::from)

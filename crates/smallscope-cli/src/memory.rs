@@ -16,3 +16,11 @@ pub fn peak_memory_bytes() -> Option<u64> {
 pub fn resident_bytes_of(pid: u32) -> Option<u64> {
     status_kib(&format!("/proc/{pid}/status"), "VmRSS:").map(|kib| kib * 1024)
 }
+
+/// The worker memory limit when none is given: half the machine's memory,
+/// so that code under test that allocates without end is stopped as an
+/// `out-of-memory` failure, with what was found kept, before the system's
+/// OOM killer ends the run with nothing to say.
+pub fn default_limit_bytes() -> Option<u64> {
+    status_kib("/proc/meminfo", "MemTotal:").map(|kib| kib * 1024 / 2)
+}

@@ -11,6 +11,7 @@ use smallscope::runner::Job;
 use crate::beapi_command::Format;
 use crate::run::RunOptions;
 use crate::summary::RandomSummary;
+use crate::test_files::TestFiles;
 use crate::{find_subject, print, program, BadInput, RunArgs};
 
 #[derive(clap::Args)]
@@ -23,8 +24,10 @@ pub struct RandomArgs {
     /// Stop after executing this many new sequences; with a seed, this repeats a run exactly.
     #[arg(long, value_name = "N")]
     pub sequences: Option<u64>,
+    /// The random generator's seed: the same seed and sequence count repeat a run exactly.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// How the summary is printed: `text`, or `json` (as `summary.json`).
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
     /// Seed values for integer arguments, separated by commas.
@@ -57,6 +60,8 @@ pub struct RandomArgs {
     /// Keep failing sequences as found, without simplifying them.
     #[arg(long)]
     pub no_simplify: bool,
+    #[command(flatten)]
+    pub tests: TestFiles,
     /// `--out DIR` writes `error_tests.rs`, `regression_tests.rs` and `failures.json` too.
     #[command(flatten)]
     pub run: RunArgs,
@@ -115,6 +120,7 @@ fn config(args: &RandomArgs) -> Result<RandomConfig, BadInput> {
         config.regression_tests = n;
     }
     config.simplify = !args.no_simplify;
+    config.pictures = args.run.out.is_some();
     config.validate()?;
     Ok(config)
 }
@@ -189,9 +195,13 @@ pub fn run(args: &RandomArgs, options: &RunOptions) -> anyhow::Result<ExitCode> 
     };
     let mut files = Vec::new();
     // Tests only of a run that started: they name its subject's type.
-    if let Some(dir) = args.run.out.as_ref().filter(|_| !report.run.is_empty()) {
-        let options =
-            RandomTestOptions { command: format!("{replay} --out {}", dir.display()), subject: args.subject.clone() };
+    let started = !report.run.is_empty();
+    if let Some(dir) = args.run.out.as_ref().filter(|_| started) {
+        let command = match crate::files_implied() {
+            true => replay.clone(),
+            false => format!("{replay} --out {}", dir.display()),
+        };
+        let options = RandomTestOptions { command, subject: args.subject.clone(), ignore_failing: false };
         files.push(("error_tests.rs".to_owned(), random_error_tests(&report, &options).into_bytes()));
         files.push(("regression_tests.rs".to_owned(), random_regression_tests(&report, &options).into_bytes()));
         files.push((
@@ -199,7 +209,18 @@ pub fn run(args: &RandomArgs, options: &RunOptions) -> anyhow::Result<ExitCode> 
             (serde_json::to_string_pretty(&report.failure_groups)? + "\n").into_bytes(),
         ));
     }
+    if args.run.out.is_some() {
+        files.push(crate::report::Page::random(&summary, &report).file());
+    }
     let summary = finished.write(&args.run, files, summary, |s| &mut s.run)?;
+    if started {
+        let options = RandomTestOptions {
+            command: args.tests.regenerate(&replay),
+            subject: args.subject.clone(),
+            ignore_failing: args.tests.ignore_failing_tests,
+        };
+        args.tests.write(|| random_regression_tests(&report, &options), || random_error_tests(&report, &options))?;
+    }
     match args.format {
         Format::Json => print(serde_json::to_string_pretty(&summary)?)?,
         Format::Text => print(text(args, &summary, &report))?,

@@ -117,7 +117,10 @@ fn the_same_seed_gives_byte_identical_outputs() {
     };
     let first = run("11");
     let names: Vec<&str> = first.iter().map(|(n, _)| n.as_str()).collect();
-    assert_eq!(names, ["error_tests.rs", "events.ndjson", "failures.json", "regression_tests.rs", "summary.json"]);
+    assert_eq!(
+        names,
+        ["error_tests.rs", "events.ndjson", "failures.json", "regression_tests.rs", "report.html", "summary.json"]
+    );
     assert!(first.iter().all(|(_, bytes)| !bytes.is_empty()));
     assert!(first == run("11"), "two runs with seed 11 wrote different files");
     let other = run("12");

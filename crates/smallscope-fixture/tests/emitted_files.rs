@@ -43,7 +43,7 @@ fn every_emitted_file_compiles_and_behaves() {
     let krate = ScratchCrate::new(
         &dir.path().join("crate"),
         "emitted-files",
-        &["smallscope", "smallscope-subjects", "smallscope-fixture"],
+        &["smallscope", "smallscope-subjects", "smallscope-fixture", "lru-graph"],
     );
     let files = krate.tests_dir().join("emitted");
     std::fs::create_dir_all(&files).unwrap();

@@ -242,7 +242,13 @@ fn generated_tests_compile_and_behave() {
 
     // BEAPI: every structure test passes; the buggy bag's witnesses are ignored tests that fail.
     let correct = Beapi::<Inventory<SortedAdd>>::new().scope(3).record_canonical(true).run().unwrap();
-    let options = RustTestOptions { command: "test".into(), omit: Vec::new(), has_rep_ok: true, max_tests: None };
+    let options = RustTestOptions {
+        command: "test".into(),
+        omit: Vec::new(),
+        has_rep_ok: true,
+        max_tests: None,
+        witnesses: Default::default(),
+    };
     krate.write_test("beapi_inventory", &rust_tests(&correct, &options));
     let buggy = Beapi::<Inventory<AppendingAdd>>::new().scope(4).record_canonical(true).run().unwrap();
     assert!(!buggy.failures.is_empty());
@@ -259,7 +265,8 @@ fn generated_tests_compile_and_behave() {
     krate.write_test("beapi_inventory_restocked", &restocked_tests);
 
     // Random: every error test fails, every regression test passes.
-    let random_options = |subject: &str| RandomTestOptions { command: "test".into(), subject: subject.into() };
+    let random_options =
+        |subject: &str| RandomTestOptions { command: "test".into(), subject: subject.into(), ignore_failing: false };
     let failing = random_report::<AppendingAdd>(0);
     assert!(!failing.failure_groups.is_empty());
     krate.write_test("random_errors", &random_error_tests(&failing, &random_options("fixture-inventory-buggy")));

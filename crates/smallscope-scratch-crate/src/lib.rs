@@ -18,8 +18,45 @@ pub fn workspace() -> PathBuf {
 
 /// Where scratch crates build.
 fn target_dir() -> PathBuf {
+    shared_target_dir("emitted-tests")
+}
+
+/// A target folder beside the workspace's, `$CARGO_TARGET_DIR/{name}`,
+/// shared by the tests that build crates of their own, so that their
+/// dependencies build once.
+pub fn shared_target_dir(name: &str) -> PathBuf {
     let base = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| workspace().join("target"), PathBuf::from);
-    base.join("emitted-tests")
+    base.join(name)
+}
+
+/// Copies the fixture crate `fixtures/{name}` to `to`, as a user's clone of
+/// it: its sources and manifest, the workspace paths in the manifest made
+/// absolute, and the workspace's lock file (so that what the workspace
+/// pins builds as it does there; anything else comes from crates.io).
+pub fn copy_fixture(name: &str, to: &Path) -> PathBuf {
+    let from = workspace().join("fixtures").join(name);
+    let root = to.join(name);
+    copy_folder(&from.join("src"), &root.join("src"));
+    let manifest = std::fs::read_to_string(from.join("Cargo.toml")).expect("the fixture has a manifest");
+    let crates = workspace().join("crates");
+    let manifest = manifest.replace("path = \"../../crates/", &format!("path = \"{}/", crates.display()));
+    std::fs::write(root.join("Cargo.toml"), manifest).expect("writing the manifest");
+    std::fs::copy(workspace().join("Cargo.lock"), root.join("Cargo.lock")).expect("copying the lock file");
+    root
+}
+
+fn copy_folder(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("making a folder");
+    for entry in std::fs::read_dir(from).expect("reading a fixture folder") {
+        let entry = entry.expect("reading a fixture folder");
+        let path = entry.path();
+        match path.is_dir() {
+            true => copy_folder(&path, &to.join(entry.file_name())),
+            false => {
+                std::fs::copy(&path, to.join(entry.file_name())).expect("copying a fixture file");
+            }
+        }
+    }
 }
 
 /// What one `cargo` command printed, and whether it succeeded.
@@ -62,14 +99,22 @@ pub struct ScratchCrate {
 
 impl ScratchCrate {
     /// Writes the crate `name` at `root`, depending on the workspace crates
-    /// `dependencies` (directory names under `crates/`, e.g. `smallscope`).
+    /// `dependencies` (directory names under `crates/` or `fixtures/`, e.g.
+    /// `smallscope`).
     pub fn new(root: &Path, name: &str, dependencies: &[&str]) -> ScratchCrate {
         let workspace = workspace();
         std::fs::create_dir_all(root.join("tests")).expect("creating the scratch crate");
         std::fs::create_dir_all(root.join("src")).expect("creating the scratch crate");
         let dependencies: String = dependencies
             .iter()
-            .map(|dependency| format!("{dependency} = {{ path = {:?} }}\n", workspace.join("crates").join(dependency)))
+            .map(|dependency| {
+                let path = ["crates", "fixtures"]
+                    .map(|folder| workspace.join(folder).join(dependency))
+                    .into_iter()
+                    .find(|path| path.is_dir())
+                    .unwrap_or_else(|| panic!("no workspace crate `{dependency}`"));
+                format!("{dependency} = {{ path = {path:?} }}\n")
+            })
             .collect();
         let manifest = format!(
             "[package]\nname = {name:?}\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
@@ -78,6 +123,12 @@ impl ScratchCrate {
         std::fs::write(root.join("Cargo.toml"), manifest).expect("writing the manifest");
         std::fs::write(root.join("src/lib.rs"), "").expect("writing the library");
         std::fs::copy(workspace.join("Cargo.lock"), root.join("Cargo.lock")).expect("copying the lock file");
+        ScratchCrate { root: root.to_owned() }
+    }
+
+    /// A crate that is there already (a copied fixture).
+    pub fn open(root: &Path) -> ScratchCrate {
+        assert!(root.join("Cargo.toml").is_file(), "no crate at {}", root.display());
         ScratchCrate { root: root.to_owned() }
     }
 

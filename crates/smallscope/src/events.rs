@@ -187,6 +187,10 @@ pub struct StructureFound {
     /// counted as a structure.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub variant: bool,
+    /// Its picture as a Graphviz DOT graph (see [`to_dot`](crate::emit::to_dot)),
+    /// for the first structures of a run that draws them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub picture: Option<String>,
 }
 
 /// How to make a structure again.
@@ -335,6 +339,11 @@ pub struct Failure {
     /// testing; empty for panics).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub assertion: Vec<String>,
+    /// A picture (Graphviz DOT) of the structure just before the failing
+    /// call, or of the structure whose `Clone` or `Drop` failed, when the
+    /// run draws pictures.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub picture: Option<String>,
 }
 
 impl Failure {
@@ -354,6 +363,7 @@ impl Failure {
             replay: None,
             shrink: None,
             assertion: Vec::new(),
+            picture: None,
         }
     }
 
@@ -677,6 +687,7 @@ mod tests {
                     output: Output::Param(0),
                 }),
                 variant: true,
+                picture: Some("digraph { n0 }".into()),
             }),
             Event::Failure(Failure {
                 group: 0,
@@ -695,6 +706,7 @@ mod tests {
                 replay: None,
                 shrink: None,
                 assertion: Vec::new(),
+                picture: None,
             }),
             Event::Note(Note { text: "a note".into() }),
         ];

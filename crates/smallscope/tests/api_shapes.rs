@@ -1,6 +1,9 @@
 //! The parameter and return shapes `#[smallscope::api]` accepts: what it
 //! records for each, and what a call through the operation gives.
 
+// The types here are written as users write theirs, lints and all.
+#![allow(clippy::len_without_is_empty, clippy::result_unit_err, clippy::new_without_default)]
+
 use smallscope::api::{Arg, IntKind, ListForm, ParamKind, ReturnKind, Returned, Subject};
 use smallscope::sequence::{Call, Literal, Operand, Program};
 use smallscope::{Beapi, Heap};

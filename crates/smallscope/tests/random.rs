@@ -456,7 +456,8 @@ fn without_simplification_the_found_sequence_is_kept() {
 // ===========================================================================
 
 fn emitted(report: &RandomReport) -> (String, String) {
-    let options = RandomTestOptions { command: "smallscope random x".into(), subject: "x".into() };
+    let options =
+        RandomTestOptions { command: "smallscope random x".into(), subject: "x".into(), ignore_failing: false };
     (random_error_tests(report, &options), random_regression_tests(report, &options))
 }
 

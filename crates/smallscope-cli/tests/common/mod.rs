@@ -89,6 +89,21 @@ pub fn timeless(text: &[u8]) -> String {
         .join("\n")
 }
 
+/// A report page with what was measured (times, memory) left out: the
+/// text of each element of class `measured`.
+pub fn unmeasured(page: &str) -> String {
+    const MARK: &str = "class=\"measured\">";
+    let mut out = String::new();
+    let mut rest = page;
+    while let Some(at) = rest.find(MARK) {
+        out.push_str(&rest[..at + MARK.len()]);
+        rest = &rest[at + MARK.len()..];
+        rest = &rest[rest.find('<').unwrap_or(rest.len())..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// A run's files, by name.
 pub type Files = Vec<(String, Vec<u8>)>;
 
@@ -103,6 +118,8 @@ pub fn outputs(dir: &Path) -> Files {
             let bytes = std::fs::read(&p).unwrap();
             let bytes = if name.ends_with(".json") || name.ends_with(".ndjson") {
                 timeless(&bytes).into_bytes()
+            } else if name.ends_with(".html") {
+                unmeasured(&String::from_utf8_lossy(&bytes)).into_bytes()
             } else {
                 bytes
             };

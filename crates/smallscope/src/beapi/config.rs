@@ -76,6 +76,10 @@ pub struct BeapiConfig {
     pub time_limit: Option<Duration>,
     /// Record each structure's canonical text in the report (for JSON lines and tests).
     pub record_canonical: bool,
+    /// Draw the first this many structures, and the input of each failure,
+    /// into their events (for `report.html`).
+    #[serde(default)]
+    pub pictures: u32,
 }
 
 impl Default for BeapiConfig {
@@ -96,6 +100,7 @@ impl Default for BeapiConfig {
             storage: StateStorage::Fingerprint,
             time_limit: None,
             record_canonical: false,
+            pictures: 0,
         }
     }
 }

@@ -821,6 +821,8 @@ impl<'a, T: Subject> Search<'a, T> {
         let canonical = if self.config.record_canonical { self.lin.text(&value).ok() } else { None };
         let step = Step { op: call.op as u16, args: self.step_args(call), output };
         let index = self.structures.len() as u64;
+        let drawn = !variant && self.counts.structures < u64::from(self.config.pictures);
+        let picture = drawn.then(|| crate::emit::to_dot(&value, &format!("structure {index}")));
         self.cx.out.event(Event::Structure(StructureFound {
             index,
             level: Some(self.level),
@@ -828,6 +830,7 @@ impl<'a, T: Subject> Search<'a, T> {
             canonical,
             rebuild: Rebuild::Step(step.clone()),
             variant,
+            picture,
         }));
         self.structures.push(step);
         self.objects.push(Some(value));
@@ -876,14 +879,36 @@ impl<'a, T: Subject> Search<'a, T> {
             location: found.location.clone(),
         };
         let group = self.groups.open(key);
-        let witness = self.witness(input(self), found.during);
+        let input = input(self);
+        let picture = self.picture_before(&input);
+        let witness = self.witness(input, found.during);
         self.cx.out.event(Event::Failure(Failure {
             operation: operation.map(Into::into),
             location: found.location,
             replay: self.cx.replay.clone(),
+            picture,
             ..Failure::new(group, found.kind, found.during, found.message, witness)
         }));
         self.commit_due = true;
+    }
+
+    /// A picture of the structure a failing `input` starts from: the
+    /// receiver (or first structure argument) of a call, or the structure
+    /// whose `Clone` or `Drop` failed; when the run draws pictures.
+    fn picture_before(&self, input: &Input) -> Option<String> {
+        if self.config.pictures == 0 {
+            return None;
+        }
+        let index = match input {
+            Input::Structure { index } => *index as usize,
+            Input::Call { args, .. } => args.iter().find_map(|a| match a {
+                StepArg::Structure(index) => Some(*index as usize),
+                StepArg::Literal(_) => None,
+            })?,
+            Input::Program(_) | Input::Candidate(_) => return None,
+        };
+        let value = self.objects.get(index)?.as_ref()?;
+        Some(crate::emit::to_dot(value, &format!("structure {index}, before the failing call")))
     }
 
     /// The witness of `input`; a structure whose `Clone` or `Drop` failed

@@ -167,6 +167,13 @@ impl<T: Subject> Beapi<T> {
         self
     }
 
+    /// Draws the first `n` structures, and the input of each failure, into
+    /// their events (DOT graphs, for `report.html`).
+    pub fn pictures(mut self, n: u32) -> Self {
+        self.config.pictures = n;
+        self
+    }
+
     /// Scope used to identify builders (`Builders::Auto`; default 5, and
     /// never more than the run's scope).
     pub fn builder_scope(mut self, n: u32) -> Self {
@@ -344,6 +351,7 @@ pub(crate) fn other_structures<S: Subject>(
         misuse_panics: Vec::new(),
         cache_dir: None,
         record_canonical: false,
+        pictures: 0,
         ..config.clone()
     };
     let operations: Vec<_> = ops.iter().map(|op| op.info()).collect();

@@ -28,6 +28,9 @@ pub struct Structure {
     /// no test is generated for it.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub variant: bool,
+    /// Its picture (Graphviz DOT), when the run drew it.
+    #[serde(skip)]
+    pub picture: Option<String>,
 }
 
 /// The result of a BEAPI run: a fold over its events.
@@ -98,6 +101,7 @@ impl Fold for BeapiReport {
                     canonical: found.canonical,
                     fingerprint: found.fingerprint,
                     variant: found.variant,
+                    picture: found.picture,
                 });
             }
             Event::Failure(failure) => failure.fold_into(&mut self.failures),

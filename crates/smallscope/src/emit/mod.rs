@@ -2,7 +2,8 @@
 //!
 //! - [`write_jsonl`]: one JSON object per structure (canonical form and sequence);
 //! - [`rust_tests`]: one `#[test]` per structure that rebuilds it through the API
-//!   and checks its canonical form, plus an ignored test per failure witness;
+//!   and checks its canonical form, plus an ignored test per failure witness
+//!   (or, with [`Witnesses::Apart`], the witnesses in [`rust_failing_tests`]);
 //! - [`random_error_tests`] and [`random_regression_tests`]: the failing and the
 //!   regression tests of a random run.
 
@@ -14,7 +15,7 @@ mod rust_tests;
 
 pub use atomic::{write_atomically, AtomicFile};
 pub use jsonl::{write_jsonl, StructureRecord};
-pub use picture::{to_dot, to_svg, PictureError};
+pub use picture::{dot_to_svg, to_dot, to_svg, PictureError};
 pub use random_tests::{describe, random_error_tests, random_regression_tests, RandomTestOptions};
 pub(crate) use rust_tests::rep_ok_holds;
 
@@ -22,4 +23,17 @@ pub(crate) use rust_tests::rep_ok_holds;
 /// read, and a file with no tests (no failure found) leaves its helpers,
 /// imports and type alias unused.
 const GENERATED_ALLOWS: &str = "#![allow(unused_mut, unused_variables, unused_imports, dead_code, clippy::all)]\n\n";
-pub use rust_tests::{rust_tests, type_expr, RustTestOptions};
+pub use rust_tests::{rust_failing_tests, rust_tests, type_expr, RustTestOptions, Witnesses};
+
+/// The `#[ignore]` line of a test that reproduces a failure of `kind`, or
+/// nothing. A test that would end the test binary (an abort, a stack
+/// overflow) is always ignored: it would take every other test with it.
+fn failing_test_ignore(kind: crate::events::FailureKind, ignored: bool) -> String {
+    if kind.kills_the_process() {
+        format!("#[ignore = \"{kind}: it stops the test binary; run it alone\"]\n")
+    } else if ignored {
+        format!("#[ignore = \"{kind} found by smallscope: fails until fixed; run with --ignored\"]\n")
+    } else {
+        String::new()
+    }
+}

@@ -83,8 +83,54 @@ pub fn to_dot<T: Heap>(root: &T, title: &str) -> String {
 /// The graph is laid out top to bottom by `layout-rs`. The title is the
 /// SVG's `<title>` element (`layout-rs` does not draw graph labels).
 pub fn to_svg<T: Heap>(root: &T, title: &str) -> Result<String, PictureError> {
-    let svg = render_svg(&to_dot(root, title))?;
-    Ok(with_title(svg, title))
+    dot_to_svg(&to_dot(root, title), title)
+}
+
+/// A DOT graph made by [`to_dot`] (kept in an event, say), drawn as SVG,
+/// with `title` as its `<title>`.
+pub fn dot_to_svg(dot: &str, title: &str) -> Result<String, PictureError> {
+    Ok(with_title(fit_height(render_svg(dot)?), title))
+}
+
+/// `svg` as tall as what it draws. `layout-rs` sizes its canvas for the
+/// layout's rank grid, often twice the drawing's height or more: the
+/// lowest box, label line or edge point, plus a margin, sets the height.
+fn fit_height(svg: String) -> String {
+    use std::sync::LazyLock;
+    static RECT: LazyLock<regex::Regex> =
+        LazyLock::new(|| regex::Regex::new(r#"<rect [^>]*?y="([0-9.]+)"[^>]*?height="([0-9.]+)""#).unwrap());
+    static TEXT: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r#"<text [^>]*?y="([0-9.]+)"[^>]*>((?:<tspan[^>]*>[^<]*</tspan>)*)"#).unwrap()
+    });
+    static PATH: LazyLock<regex::Regex> = LazyLock::new(|| regex::Regex::new(r#" d="([^"]*)""#).unwrap());
+    static SIZE: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r#"<svg width="([0-9.]+)" height="([0-9.]+)" viewBox="0 0 ([0-9.]+) ([0-9.]+)""#).unwrap()
+    });
+    let number = |text: &str| text.parse::<f64>().unwrap_or(0.0);
+    let mut bottom: f64 = 0.0;
+    for c in RECT.captures_iter(&svg) {
+        bottom = bottom.max(number(&c[1]) + number(&c[2]));
+    }
+    for c in TEXT.captures_iter(&svg) {
+        let lines = c[2].matches("<tspan").count().max(1) as f64;
+        bottom = bottom.max(number(&c[1]) + 16.0 * (lines + 1.0));
+    }
+    for c in PATH.captures_iter(&svg) {
+        // Points are `x y` pairs after the commands: every second number.
+        let numbers: Vec<f64> = c[1].split([' ', ',']).filter_map(|t| t.parse().ok()).collect();
+        for y in numbers.iter().skip(1).step_by(2) {
+            bottom = bottom.max(*y);
+        }
+    }
+    let Some(size) = SIZE.captures(&svg) else { return svg };
+    let height = number(&size[2]);
+    let fitted = (bottom + 20.0).ceil();
+    if bottom <= 0.0 || fitted >= height {
+        return svg;
+    }
+    let (width, view_width) = (size[1].to_owned(), size[3].to_owned());
+    SIZE.replace(&svg, format!(r#"<svg width="{width}" height="{fitted}" viewBox="0 0 {view_width} {fitted}""#))
+        .into_owned()
 }
 
 /// Lays out and draws a DOT graph with `layout-rs`.

@@ -23,20 +23,31 @@ pub struct RandomTestOptions {
     pub command: String,
     /// The subject's name, for the header.
     pub subject: String,
+    /// Mark the failing tests `#[ignore]`, so that `cargo test` passes and
+    /// `cargo test -- --ignored` reproduces the failures.
+    pub ignore_failing: bool,
 }
 
 /// Longest statement kept on one line, as `rustfmt` leaves it (100 columns
 /// less the indentation).
 const MAX_STATEMENT: usize = 96;
 
-/// The failing tests: one per failure group, each failing under `cargo test`.
+/// The failing tests: one per failure group, each failing under `cargo test`
+/// (or ignored, with [`RandomTestOptions::ignore_failing`]).
 pub fn random_error_tests(report: &RandomReport, options: &RandomTestOptions) -> String {
+    let how = match options.ignore_failing {
+        false => "Each breaks a contract, so each fails under `cargo test` until the bug is fixed: one test",
+        true => {
+            "Each breaks a contract, so each fails until the bug is fixed; they are ignored, so run them with \
+                 `cargo test -- --ignored`: one test"
+        }
+    };
     let mut out = header(
         report,
         options,
         &[
             "Failing tests",
-            "Each breaks a contract, so each fails under `cargo test` until the bug is fixed: one test",
+            how,
             "per failure group (contract, last call, panic location), simplified. A test that hangs or",
             "ends the process (a stack overflow, an abort) is ignored: run it alone with `-- --ignored`.",
         ],
@@ -73,10 +84,7 @@ pub fn random_error_tests(report: &RandomReport, options: &RandomTestOptions) ->
         )
         .unwrap();
         writeln!(out, "#[test]").unwrap();
-        if group.kind.kills_the_process() {
-            // It would not fail: it would stop every other test of the file.
-            writeln!(out, "#[ignore = \"{}: it stops the test binary; run it alone\"]", group.kind).unwrap();
-        }
+        out.push_str(&super::failing_test_ignore(group.kind, options.ignore_failing));
         writeln!(out, "fn {name}() {{").unwrap();
         for line in program.to_rust(&report.operations, "Subject") {
             writeln!(out, "    {line}").unwrap();

@@ -234,6 +234,7 @@ impl Job for KoratJob {
                         canonical: None,
                         rebuild: Rebuild::Candidate(self.decode(&values)),
                         variant: false,
+                        picture: None,
                     }));
                     structures += 1;
                 }

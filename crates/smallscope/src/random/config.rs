@@ -75,6 +75,10 @@ pub struct RandomConfig {
     /// How many regression tests to keep (a seeded sample of the legal
     /// sequences that observe a value).
     pub regression_tests: usize,
+    /// Draw the value each failure group's last call ran on into its event
+    /// (a DOT graph, for `report.html`).
+    #[serde(default)]
+    pub pictures: bool,
 }
 
 impl Default for RandomConfig {
@@ -96,6 +100,7 @@ impl Default for RandomConfig {
             misuse_panics: Vec::new(),
             simplify: true,
             regression_tests: 200,
+            pictures: false,
         }
     }
 }

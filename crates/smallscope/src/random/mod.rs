@@ -70,6 +70,7 @@ use regex::Regex;
 use crate::api::{Operation, OtherDomains, StdTraits, Subject};
 use crate::events::{Configuration, Event, Note, RunFinished, RunStarted, Shrink, Sink, Stop};
 use crate::runner::{Job, Observer, RunError, Start, DEFAULT_CALL_TIMEOUT};
+use crate::sequence::{Operand, Program};
 use crate::ConfigError;
 use execute::Executor;
 use generate::{failure_event, stage, Generator, Outlet};
@@ -248,6 +249,20 @@ impl<T: Subject + StdTraits> Job for RandomJob<T> {
     }
 }
 
+/// A picture of the value a witness's last call ran on, rebuilt by the
+/// calls before it (which ran without failing, the same way, every time).
+/// The value is never dropped: its `Drop` may be what fails.
+fn picture_before<T: Subject>(program: &Program) -> Option<String> {
+    let (last, before) = program.calls.split_last()?;
+    let Some(Operand::Var(receiver)) = last.operands.first() else { return None };
+    let prefix = Program { calls: before.to_vec(), result: Some(*receiver) };
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let value = std::mem::ManuallyDrop::new(prefix.build::<T>()?);
+        Some(crate::emit::to_dot(&*value, "before the failing call"))
+    }))
+    .ok()?
+}
+
 impl<T: Subject + StdTraits> RandomJob<T> {
     /// Reports each group again with its final witness: simplified (§6.1)
     /// when `exec` replays them; as found when it is `None`, or when the
@@ -294,6 +309,11 @@ impl<T: Subject + StdTraits> RandomJob<T> {
             event.replay = generator.replay(generator.counts.explored);
             event.shrink = Some(Shrink { first: group.first_calls, smallest: before, simplified: program.calls.len() });
             event.assertion = assertion;
+            // Only where the run can still replay: not after its memory
+            // ran out, nor for a failure that ends the process.
+            if self.config.pictures && exec.is_some() {
+                event.picture = picture_before::<T>(&program);
+            }
             generator.emit(Event::Failure(event));
         }
     }

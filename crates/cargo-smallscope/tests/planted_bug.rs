@@ -1,0 +1,75 @@
+//! `cargo smallscope` on a user's crate with planted bugs (`fixtures/lru-graph`,
+//! copied as a user clones it): `init`, `list`, BEAPI finding the LRU
+//! cache's free-list bug with a minimal witness, and the generated tests
+//! under `cargo test` in that crate: the regression tests pass, the
+//! witnesses fail until the bug is fixed.
+
+mod common;
+
+use common::{cargo_smallscope, initialized, summary, target_dir};
+use smallscope_scratch_crate::ScratchCrate;
+
+#[test]
+fn beapi_finds_the_planted_bug_and_the_tests_it_writes_fail_until_it_is_fixed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = initialized("lru-graph", tmp.path());
+
+    let listed = cargo_smallscope(&dir, &["list"]);
+    assert_eq!(listed.code, 0, "{listed:?}");
+    for line in ["fixture-lru-buggy", "type lru_graph::lru::Lru<lru_graph::lru::Buggy>", "fixture-graph"] {
+        assert!(listed.stdout.contains(line), "list does not show {line}:\n{}", listed.stdout);
+    }
+
+    // With the harness built, a bad subject name is one line, as a bad option is.
+    let unknown = cargo_smallscope(&dir, &["beapi", "no-such-subject", "--scope", "2"]);
+    assert_eq!(unknown.code, 2, "{unknown:?}");
+    assert_eq!(unknown.error_lines().len(), 1, "{unknown:?}");
+    assert!(unknown.stderr.contains("unknown subject `no-such-subject`"), "{unknown:?}");
+
+    let found = cargo_smallscope(&dir, &["beapi", "fixture-lru-buggy", "--scope", "3", "--failing-tests", "separate"]);
+    assert_eq!(found.code, 1, "failures found: {found:?}");
+    assert!(found.stdout.contains("replay: cargo smallscope beapi fixture-lru-buggy --scope 3"), "{}", found.stdout);
+    let lru = summary("fixture-lru-buggy", "beapi");
+    let groups = lru["failure_groups"].as_array().unwrap();
+    assert!(!groups.is_empty());
+    // The bug needs a freed slot reused: new, put, remove or pop_oldest,
+    // put. No three calls show it (fixture tests/lru.rs checks every one).
+    let shortest = groups.iter().min_by_key(|g| g["witness"]["calls"].as_u64()).unwrap();
+    assert_eq!(shortest["witness"]["calls"], 4, "{shortest}");
+    let text = shortest["witness"]["text"].as_str().unwrap();
+    let calls: Vec<&str> =
+        text.split("; ").map(|c| c.split(['(', '.']).find(|w| w.contains(char::is_alphabetic)).unwrap()).collect();
+    assert!(text.starts_with("s0 = new("), "{text}");
+    assert!(text.contains(".put(") && (text.contains(".remove(") || text.contains(".pop_oldest(")), "{calls:?}");
+
+    let graph = cargo_smallscope(&dir, &["beapi", "fixture-graph", "--scope", "2"]);
+    assert_eq!(graph.code, 0, "{graph:?}");
+
+    let krate = ScratchCrate::open(&dir);
+    let passing = krate.cargo_test_file("smallscope_fixture_lru_buggy");
+    assert!(passing.success, "{}", passing.text);
+    assert_eq!(passing.passed(), lru["structures"].as_u64().unwrap(), "one test per structure");
+    let failing = krate.cargo_test_file("smallscope_fixture_lru_buggy_failing");
+    assert!(!failing.success, "the witnesses pass:\n{}", failing.text);
+    assert_eq!(failing.failed(), groups.len() as u64, "{}", failing.text);
+    let graph_tests = krate.cargo_test_file("smallscope_fixture_graph");
+    assert!(graph_tests.success, "{}", graph_tests.text);
+    assert_eq!(graph_tests.passed(), summary("fixture-graph", "beapi")["structures"].as_u64().unwrap());
+
+    // The same run with the witnesses ignored: `cargo test` passes, and
+    // `-- --ignored` runs them, failing.
+    let ignored = cargo_smallscope(&dir, &["beapi", "fixture-lru-buggy", "--scope", "3"]);
+    assert_eq!(ignored.code, 1, "{ignored:?}");
+    assert!(!dir.join("tests/smallscope_fixture_lru_buggy_failing.rs").exists(), "the separate target is left");
+    let all = krate.cargo_test(&[]);
+    assert!(all.success, "{}", all.text);
+    let witnesses = krate.cargo_test_file_with("smallscope_fixture_lru_buggy", &["--ignored"]);
+    assert_eq!(witnesses.failed(), groups.len() as u64, "{}", witnesses.text);
+
+    // The run's files: the versioned events and a report with the failure.
+    let out = target_dir().join("smallscope/fixture-lru-buggy/beapi");
+    let events = std::fs::read_to_string(out.join("events.ndjson")).unwrap();
+    assert!(events.lines().next().unwrap().contains("\"schema\":1"), "{events}");
+    let report = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(report.contains("id=\"failures\"") && report.contains("class=\"failure\""));
+}

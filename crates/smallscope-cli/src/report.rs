@@ -1,0 +1,505 @@
+//! `report.html`: one self-contained page per run (inline CSS and SVG, no
+//! script, nothing fetched) that `--out DIR` writes beside the run's other
+//! files.
+//!
+//! A [`Page`] is what the page shows, made from a run's summary and folded
+//! report by one constructor per engine; [`Page::render`] lays it out. It
+//! holds the summary, the per-level table with a plot of structures per
+//! level, the failure groups (each with its witness as Rust and a picture
+//! of the structure just before the failing call, for BEAPI and random),
+//! the structures (a
+//! picture beside the calls that build each, the first ones when there are
+//! many), and for a comparison the witnesses of each side, side by side.
+//!
+//! Two runs of the same job give the same page, but for what is measured
+//! (times, memory): those elements have the class `measured`.
+
+use maud::{html, Markup, PreEscaped, DOCTYPE};
+use plotters::prelude::*;
+
+use smallscope::beapi::BeapiReport;
+use smallscope::emit::{dot_to_svg, type_expr};
+use smallscope::events::{Failure, LevelStats};
+use smallscope::random::{witness_program, RandomReport};
+
+use crate::summary::{BeapiSummary, CompareSummary, KoratSummary, RandomSummary, RunFacts, WitnessSummary};
+
+/// A picture as the page shows it: SVG, or why it could not be drawn.
+type Picture = Result<String, String>;
+
+/// What a report page shows.
+#[derive(Debug, Default)]
+pub struct Page {
+    /// `beapi · bst`.
+    title: String,
+    /// The run's figures, in order; `true` marks what is measured (times,
+    /// memory), which differs between two runs of the same job.
+    facts: Vec<(&'static str, String, bool)>,
+    replay: String,
+    levels: Vec<LevelStats>,
+    failures: Vec<FailureView>,
+    structures: Option<Structures>,
+    comparison: Option<[(&'static str, Vec<WitnessView>); 2]>,
+    notes: Vec<String>,
+}
+
+#[derive(Debug)]
+struct FailureView {
+    heading: String,
+    message: String,
+    count: u64,
+    /// The witness as Rust statements.
+    code: Vec<String>,
+    picture: Option<Picture>,
+    replay: Option<String>,
+}
+
+#[derive(Debug)]
+struct Structures {
+    total: usize,
+    shown: Vec<StructureView>,
+}
+
+#[derive(Debug)]
+struct StructureView {
+    index: usize,
+    code: Vec<String>,
+    picture: Picture,
+}
+
+#[derive(Debug)]
+struct WitnessView {
+    heading: String,
+    canonical: String,
+    program: Option<String>,
+    notes: Vec<String>,
+    picture: Option<Picture>,
+}
+
+/// Figures of the run's results, none of them measured.
+fn counted(facts: Vec<(&'static str, String)>) -> Vec<(&'static str, String, bool)> {
+    facts.into_iter().map(|(name, value)| (name, value, false)).collect()
+}
+
+/// The facts every run has.
+fn run_facts(run: &RunFacts, seconds: f64) -> Vec<(&'static str, String, bool)> {
+    let mut facts =
+        vec![("stopped", run.stop.describe().to_owned(), false), ("seconds", format!("{seconds:.3}"), true)];
+    if run.restarts > 0 {
+        facts.push(("worker restarts", run.restarts.to_string(), false));
+    }
+    if let Some(bytes) = run.peak_memory_bytes {
+        facts.push(("peak memory", format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0)), true));
+    }
+    facts.push(("run", run.run.clone(), false));
+    facts
+}
+
+fn draw(dot: &str, title: &str) -> Picture {
+    dot_to_svg(dot, title).map_err(|e| e.to_string())
+}
+
+impl Page {
+    /// A BEAPI run; it shows the structures the run drew.
+    pub fn beapi(summary: &BeapiSummary, report: &BeapiReport) -> Page {
+        let mut facts = counted(vec![
+            ("type", summary.type_name.clone()),
+            ("scope", summary.scope.to_string()),
+            ("builders", summary.builders.join(", ")),
+            ("structures", summary.structures.to_string()),
+            ("sequences explored", summary.explored.to_string()),
+            ("misuse", summary.misuses.to_string()),
+            ("out of scope", summary.out_of_scope.to_string()),
+            ("failing sequences", summary.failures.to_string()),
+        ]);
+        facts.extend(run_facts(&summary.run, summary.seconds));
+        // The page names the type without its path, to keep lines short.
+        let ty = type_expr(&without_paths(&report.subject));
+        let failures = report
+            .failures
+            .iter()
+            .enumerate()
+            .map(|(i, failure)| {
+                let program = report.failure_program(i);
+                let mut view = FailureView::of(failure);
+                view.code = program.to_rust(&report.operations, &ty);
+                view
+            })
+            .collect();
+        let shown = report
+            .counted_structures()
+            .filter_map(|(index, structure)| {
+                let dot = structure.picture.as_deref()?;
+                let code = report.program(index).to_rust(&report.operations, &ty);
+                Some(StructureView { index, code, picture: draw(dot, &format!("structure {index}")) })
+            })
+            .collect();
+        Page {
+            title: format!("beapi · {}", summary.subject),
+            facts,
+            replay: summary.run.replay.clone(),
+            levels: summary.levels.clone(),
+            failures,
+            structures: Some(Structures { total: summary.structures, shown }),
+            notes: summary.notes.clone(),
+            ..Page::default()
+        }
+    }
+
+    /// A random run.
+    pub fn random(summary: &RandomSummary, report: &RandomReport) -> Page {
+        let mut facts = counted(vec![
+            ("type", summary.type_name.clone()),
+            ("seed", summary.seed.to_string()),
+            ("sequences", summary.sequences.to_string()),
+            ("legal", summary.legal.to_string()),
+            ("illegal", summary.illegal.to_string()),
+            ("redundant", summary.redundant.to_string()),
+            ("regression tests", summary.regression_test_count.to_string()),
+            ("contracts", summary.contracts.join(", ")),
+        ]);
+        facts.push(("sequences per second", format!("{:.0}", summary.sequences_per_second), true));
+        facts.extend(run_facts(&summary.run, summary.seconds));
+        let ty = type_expr(&without_paths(&report.subject));
+        let failures = summary
+            .failure_groups
+            .iter()
+            .map(|failure| {
+                let mut view = FailureView::of(failure);
+                view.code = witness_program(failure).to_rust(&report.operations, &ty);
+                view.code.extend(failure.assertion.iter().cloned());
+                view
+            })
+            .collect();
+        Page {
+            title: format!("random · {}", summary.subject),
+            facts,
+            replay: summary.run.replay.clone(),
+            failures,
+            notes: summary.notes.clone(),
+            ..Page::default()
+        }
+    }
+
+    /// A Korat run.
+    pub fn korat(summary: &KoratSummary) -> Page {
+        let mut facts = counted(vec![
+            ("type", summary.type_name.clone()),
+            ("scope", summary.scope.to_string()),
+            ("structures", summary.structures.to_string()),
+            ("candidates explored", summary.explored.to_string()),
+            ("failing candidates", summary.failures.to_string()),
+        ]);
+        facts.extend(run_facts(&summary.run, summary.seconds));
+        Page {
+            title: format!("korat · {}", summary.subject),
+            facts,
+            replay: summary.run.replay.clone(),
+            failures: summary.failure_groups.iter().map(FailureView::of).collect(),
+            ..Page::default()
+        }
+    }
+
+    /// A comparison: the witnesses of each side, side by side.
+    pub fn compare(summary: &CompareSummary) -> Page {
+        let mut facts = counted(vec![
+            ("type", summary.type_name.clone()),
+            ("scope", summary.scope.to_string()),
+            ("invariant", summary.invariant.clone()),
+            ("verdict", summary.verdict_text.clone()),
+            ("built by the API", summary.api_structures.to_string()),
+            ("allowed by the invariant", summary.invariant_structures.to_string()),
+            ("in both", summary.both.to_string()),
+            ("only built by the API", summary.only_api.to_string()),
+            ("only allowed by the invariant", summary.only_invariant.to_string()),
+            ("builders", summary.builders.join(", ")),
+        ]);
+        facts.extend(run_facts(&summary.run, summary.seconds));
+        let side = |witnesses: &[WitnessSummary]| witnesses.iter().map(WitnessView::of).collect();
+        Page {
+            title: format!("compare · {}", summary.subject),
+            facts,
+            replay: summary.run.replay.clone(),
+            comparison: Some([
+                ("Built by the API, not allowed by the invariant", side(&summary.witnesses.only_api)),
+                ("Allowed by the invariant, not built by the API", side(&summary.witnesses.only_invariant)),
+            ]),
+            notes: summary.notes.clone(),
+            ..Page::default()
+        }
+    }
+
+    /// The page as the `report.html` entry of a run's files.
+    pub fn file(&self) -> (String, Vec<u8>) {
+        ("report.html".to_owned(), self.render().into_bytes())
+    }
+
+    /// The page as HTML.
+    pub fn render(&self) -> String {
+        let page = html! {
+            (DOCTYPE)
+            html lang="en" {
+                head {
+                    meta charset="utf-8";
+                    meta name="viewport" content="width=device-width, initial-scale=1";
+                    title { "smallscope " (self.title) }
+                    style { (PreEscaped(STYLE)) }
+                }
+                body {
+                    header { h1 { "smallscope " (self.title) } }
+                    section #summary {
+                        h2 { "Summary" }
+                        dl {
+                            @for (name, value, measured) in &self.facts {
+                                dt { (name) }
+                                @if *measured { dd.measured { (value) } } @else { dd { (value) } }
+                            }
+                        }
+                        p.replay { "Replay: " code { (self.replay) } }
+                    }
+                    @if !self.levels.is_empty() { (self.levels_section()) }
+                    @if !self.notes.is_empty() {
+                        section #notes { h2 { "Notes" } ul { @for note in &self.notes { li { (note) } } } }
+                    }
+                    (self.failures_section())
+                    @if let Some(sides) = &self.comparison { (comparison_section(sides)) }
+                    @if let Some(structures) = &self.structures { (structures_section(structures)) }
+                }
+            }
+        };
+        page.into_string()
+    }
+
+    fn levels_section(&self) -> Markup {
+        html! {
+            section #levels {
+                h2 { "Levels" }
+                div.levels {
+                    table {
+                        thead { tr { th { "level" } th { "structures" } th { "explored" } th { "seconds" } } }
+                        tbody {
+                            @for level in &self.levels {
+                                tr {
+                                    td { (level.level) } td { (level.structures) }
+                                    td { (level.explored) } td.measured { (format!("{:.3}", level.seconds)) }
+                                }
+                            }
+                        }
+                    }
+                    figure #plot {
+                        @match plot(&self.levels) {
+                            Ok(svg) => (PreEscaped(svg)),
+                            Err(e) => p.error { "The plot could not be drawn: " (e) },
+                        }
+                        figcaption { "New structures per level" }
+                    }
+                }
+            }
+        }
+    }
+
+    fn failures_section(&self) -> Markup {
+        html! {
+            section #failures {
+                h2 { "Failures (" (self.failures.len()) " groups)" }
+                @if self.failures.is_empty() { p { "None found." } }
+                @for (i, failure) in self.failures.iter().enumerate() {
+                    article.failure {
+                        h3 { (i + 1) ". " (failure.heading) }
+                        p { (failure.message) }
+                        p.count { (failure.count) " failing inputs in this group; the simplest:" }
+                        div.pair {
+                            pre { code { @for line in &failure.code { (line) "\n" } } }
+                            @if let Some(picture) = &failure.picture {
+                                figure.structure {
+                                    (picture_markup(picture))
+                                    figcaption { "The structure just before the failing call" }
+                                }
+                            }
+                        }
+                        @if let Some(replay) = &failure.replay { p.replay { "Reproduce: " code { (replay) } } }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn comparison_section(sides: &[(&'static str, Vec<WitnessView>); 2]) -> Markup {
+    html! {
+        section #comparison {
+            h2 { "Witnesses" }
+            div.sides {
+                @for (title, witnesses) in sides {
+                    div.side {
+                        h3 { (title) " (" (witnesses.len()) " shown)" }
+                        @if witnesses.is_empty() { p { "None." } }
+                        @for witness in witnesses {
+                            article.witness {
+                                h4 { (witness.heading) }
+                                @if let Some(picture) = &witness.picture {
+                                    figure.structure { (picture_markup(picture)) }
+                                }
+                                @if let Some(program) = &witness.program { pre { code { (program) } } }
+                                @for note in &witness.notes { p { (note) } }
+                                details { summary { "canonical form" } pre { code { (witness.canonical) } } }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn structures_section(structures: &Structures) -> Markup {
+    html! {
+        section #structures {
+            h2 { "Structures" }
+            p.count {
+                @if structures.shown.len() < structures.total {
+                    "Showing " (structures.shown.len()) " of " (structures.total)
+                    " structures, the smallest first; all are in structures.jsonl."
+                } @else {
+                    "All " (structures.total) " structures, the smallest first."
+                }
+            }
+            div.grid {
+                @for structure in &structures.shown {
+                    article.structure-card {
+                        h3 { "#" (structure.index) }
+                        figure.structure { (picture_markup(&structure.picture)) }
+                        pre { code { @for line in &structure.code { (line) "\n" } } }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn picture_markup(picture: &Picture) -> Markup {
+    match picture {
+        Ok(svg) => html! { div.picture { (PreEscaped(svg_body(svg))) } },
+        Err(e) => html! { p.error { "No picture: " (e) } },
+    }
+}
+
+/// `a::b::List<a::c::Key>` as `List<Key>`.
+fn without_paths(type_name: &str) -> String {
+    let mut out = String::new();
+    let mut word = String::new();
+    for c in type_name.chars().chain(std::iter::once(' ')) {
+        match c {
+            c if c.is_alphanumeric() || c == '_' || c == ':' => word.push(c),
+            c => {
+                out.push_str(word.rsplit("::").next().unwrap_or(&word));
+                word.clear();
+                out.push(c);
+            }
+        }
+    }
+    out.pop();
+    out
+}
+
+/// `svg` without an XML declaration, to sit inside HTML.
+fn svg_body(svg: &str) -> &str {
+    svg.find("<svg").map_or(svg, |start| &svg[start..])
+}
+
+impl FailureView {
+    fn of(failure: &Failure) -> FailureView {
+        let mut heading = failure.kind.to_string();
+        if let Some(operation) = &failure.operation {
+            heading.push_str(&format!(" in `{operation}`"));
+        }
+        if let Some(contract) = &failure.contract {
+            heading.push_str(&format!(": contract {contract}"));
+        }
+        let mut message = failure.message.clone();
+        if let Some(location) = &failure.location {
+            message.push_str(&format!(" (at {location})"));
+        }
+        FailureView {
+            heading,
+            message,
+            count: failure.count,
+            code: vec![failure.witness.text.clone()],
+            picture: failure.picture.as_deref().map(|dot| draw(dot, "before the failing call")),
+            replay: failure.replay.clone(),
+        }
+    }
+}
+
+impl WitnessView {
+    fn of(witness: &WitnessSummary) -> WitnessView {
+        let w = &witness.witness;
+        let mut notes = Vec::new();
+        if !w.odd_fields.is_empty() {
+            notes.push(format!("Differs in: {}", w.odd_fields.join(", ")));
+        }
+        if let Some(scope) = w.api_at_scope {
+            notes.push(format!("The API builds it at scope {scope}: a scope artifact."));
+        }
+        let picture = match (&w.svg, &w.picture_error) {
+            (Some(svg), _) => Some(Ok(svg.clone())),
+            (None, Some(error)) => Some(Err(error.clone())),
+            (None, None) => None,
+        };
+        WitnessView {
+            heading: format!("#{} ({} objects)", witness.position, w.objects),
+            canonical: w.canonical.clone(),
+            program: w.program.clone(),
+            notes,
+            picture,
+        }
+    }
+}
+
+/// New structures per level as an SVG line plot.
+fn plot(levels: &[LevelStats]) -> Result<String, String> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (520, 300)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| e.to_string())?;
+        let last = levels.iter().map(|l| l.level).max().unwrap_or(1).max(1);
+        let top = levels.iter().map(|l| l.structures as u64).max().unwrap_or(1).max(1);
+        let mut chart = ChartBuilder::on(&root)
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(56)
+            .build_cartesian_2d(0u32..last + 1, 0u64..top + top / 10 + 1)
+            .map_err(|e| e.to_string())?;
+        chart.configure_mesh().x_desc("level (calls)").y_desc("new structures").draw().map_err(|e| e.to_string())?;
+        let points: Vec<(u32, u64)> = levels.iter().map(|l| (l.level, l.structures as u64)).collect();
+        let color = RGBColor(0x2b, 0x6c, 0xb0);
+        chart.draw_series(LineSeries::new(points.clone(), color.stroke_width(2))).map_err(|e| e.to_string())?;
+        chart.draw_series(points.iter().map(|&p| Circle::new(p, 3, color.filled()))).map_err(|e| e.to_string())?;
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(svg)
+}
+
+const STYLE: &str = "
+body { font: 15px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 1200px; padding: 0 20px 40px; color: #1d2330; }
+h1 { font-size: 24px; margin: 20px 0 8px; }
+h2 { font-size: 19px; border-bottom: 1px solid #d8dde6; padding-bottom: 4px; margin-top: 28px; }
+dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; }
+dt { color: #5a6478; } dd { margin: 0; }
+code, pre { font: 13px/1.4 ui-monospace, monospace; }
+pre { background: #f4f6fa; padding: 8px 10px; border-radius: 4px; overflow-x: auto; margin: 0; }
+.replay code { background: #f4f6fa; padding: 2px 4px; }
+table { border-collapse: collapse; } th, td { padding: 3px 12px; text-align: right; border-bottom: 1px solid #e5e8ee; }
+.levels { display: flex; gap: 32px; align-items: flex-start; flex-wrap: wrap; }
+figure { margin: 0; } figcaption { color: #5a6478; font-size: 13px; }
+.failure { border-left: 4px solid #c53030; padding: 4px 14px; margin: 14px 0; background: #fffafa; }
+.pair { display: flex; gap: 20px; align-items: flex-start; flex-wrap: wrap; }
+.grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(260px, 1fr)); gap: 14px; }
+.structure-card { border: 1px solid #d8dde6; border-radius: 6px; padding: 8px; }
+.structure-card h3 { font-size: 14px; margin: 0 0 6px; color: #5a6478; }
+.structure-card pre { white-space: pre-wrap; overflow-wrap: anywhere; }
+.picture svg { max-width: 100%; height: auto; }
+.sides { display: grid; grid-template-columns: 1fr 1fr; gap: 20px; }
+.witness { border: 1px solid #d8dde6; border-radius: 6px; padding: 8px; margin-bottom: 12px; }
+.error { color: #c53030; }
+";

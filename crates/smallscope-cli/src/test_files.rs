@@ -1,0 +1,67 @@
+//! `--emit-tests` and `--emit-failing-tests`: the Rust test files a run
+//! writes, the same three options for every engine that makes tests.
+
+use std::path::PathBuf;
+
+/// Where a run writes its Rust tests.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct TestFiles {
+    /// Write the tests that pass today into FILE: one per structure (beapi),
+    /// or the regression tests (random).
+    #[arg(long, value_name = "FILE")]
+    pub emit_tests: Option<PathBuf>,
+    /// Write one test per failure group into FILE, replaying its simplified
+    /// witness; each fails until the bug is fixed. Without it, beapi puts
+    /// them in --emit-tests, ignored.
+    #[arg(long, value_name = "FILE")]
+    pub emit_failing_tests: Option<PathBuf>,
+    /// Mark the failing tests `#[ignore]` with the reason: `cargo test`
+    /// passes, `cargo test -- --ignored` reproduces the failures.
+    #[arg(long)]
+    pub ignore_failing_tests: bool,
+}
+
+impl TestFiles {
+    /// Whether any test file is asked for.
+    pub fn any(&self) -> bool {
+        self.emit_tests.is_some() || self.emit_failing_tests.is_some()
+    }
+
+    /// The command that regenerates the files: the run's `replay` with
+    /// these options. Under `cargo smallscope`, which chooses the files
+    /// itself, the replay alone.
+    pub fn regenerate(&self, replay: &str) -> String {
+        if crate::files_implied() {
+            return replay.to_owned();
+        }
+        let mut command = replay.to_owned();
+        for (flag, path) in [("--emit-tests", &self.emit_tests), ("--emit-failing-tests", &self.emit_failing_tests)] {
+            if let Some(path) = path {
+                command.push_str(&format!(" {flag} {}", path.display()));
+            }
+        }
+        if self.ignore_failing_tests {
+            command.push_str(" --ignore-failing-tests");
+        }
+        command
+    }
+
+    /// Writes each file asked for, atomically: `passing` and `failing` make
+    /// their text only when their file is wanted.
+    pub fn write(&self, passing: impl FnOnce() -> String, failing: impl FnOnce() -> String) -> anyhow::Result<()> {
+        let write = |path: &PathBuf, text: String| {
+            if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+                std::fs::create_dir_all(parent).map_err(|e| anyhow::anyhow!("making {}: {e}", parent.display()))?;
+            }
+            smallscope::emit::write_atomically(path, text.as_bytes())
+                .map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))
+        };
+        if let Some(path) = &self.emit_tests {
+            write(path, passing())?;
+        }
+        if let Some(path) = &self.emit_failing_tests {
+            write(path, failing())?;
+        }
+        Ok(())
+    }
+}
