@@ -37,7 +37,7 @@ use clap::{Parser, Subcommand};
 
 use crate::harness::Outcome;
 use crate::project::{CargoOptions, Project};
-use crate::settings::{Settings, ENGINES, FAILING_TESTS};
+use crate::settings::{option_given, option_value, scalar_text, Settings, ENGINES, FAILING_TESTS};
 use crate::test_targets::{FailingTests, TestTargets};
 
 /// Something the user can fix, said in one line; exit code 2.
@@ -206,23 +206,27 @@ fn run_engine(mut cargo: CargoOptions, words: Vec<String>) -> anyhow::Result<Exi
         engine,
         &subject,
     )?;
-    let failing = match failing_flag.or_else(|| settings.get(FAILING_TESTS).map(|s| text_of(&s.value))) {
+    let failing = match failing_flag.or_else(|| settings.get(FAILING_TESTS).and_then(|s| scalar_text(&s.value))) {
         None => FailingTests::default(),
         Some(text) => FailingTests::parse(&text)
             .ok_or_else(|| Problem::new(format!("failing-tests is `ignore` or `separate`, not `{text}`")))?,
     };
     let mut harness_args = settings.to_args(engine, &args)?;
     harness_args.append(&mut args);
-    let out = project.out_dir(&subject, engine);
+    let out = match option_value(&harness_args, "out") {
+        Some(given) => project.dir.join(given),
+        None => {
+            let out = project.out_dir(&subject, engine);
+            harness_args.push(format!("--out={}", out.display()));
+            out
+        }
+    };
     let targets = TestTargets::new(&project.dir, &subject);
     let writes_tests = matches!(engine.as_str(), "beapi" | "random");
-    if !harness_args.iter().any(|a| a == "--out" || a.starts_with("--out=")) {
-        harness_args.push(format!("--out={}", out.display()));
-    }
     if writes_tests {
         harness_args.extend(targets.args(engine, failing));
     }
-    if matches!(engine.as_str(), "beapi" | "compare") && !harness_args.iter().any(|a| a.starts_with("--cache-dir")) {
+    if matches!(engine.as_str(), "beapi" | "compare") && !option_given(&harness_args, "cache-dir") {
         harness_args.push(format!("--cache-dir={}", project.target_dir.join("smallscope").join("cache").display()));
     }
     let binary = harness::build(&project, &cargo)?;
@@ -266,14 +270,6 @@ fn take_options(words: &[String]) -> (Vec<(String, String)>, Vec<String>) {
         }
     }
     (taken, rest)
-}
-
-/// A setting's value as text.
-fn text_of(value: &toml::Value) -> String {
-    match value {
-        toml::Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
 }
 
 /// `smallscope.toml` beside the crate's Cargo.toml, read, when it is there.

@@ -86,7 +86,8 @@ impl Project {
         let lib = package
             .targets
             .iter()
-            .find(|t| t.is_lib() || t.is_proc_macro() || t.kind.iter().any(|k| k.to_string().ends_with("lib")))
+            // A library Rust code can link: `lib`, `rlib` or `dylib`.
+            .find(|t| t.kind.iter().any(|k| matches!(k.to_string().as_str(), "lib" | "rlib" | "dylib")))
             .ok_or_else(|| {
                 Problem::new(format!(
                     "package `{}` has no library: the harness links the crate's library, where its #[smallscope::api] types live",

@@ -227,18 +227,14 @@ impl Settings {
     pub fn to_args(&self, engine: &str, given: &[String]) -> Result<Vec<String>, Problem> {
         let mut args = Vec::new();
         for setting in self.settings.iter().filter(|s| s.key != FAILING_TESTS) {
-            let flag = format!("--{}", setting.key);
-            if given.iter().any(|a| *a == flag || a.starts_with(&format!("{flag}="))) {
+            if option_given(given, &setting.key) {
                 continue;
             }
+            let flag = format!("--{}", setting.key);
             let shape = shape(&setting.key, engine).expect("only settings that apply are kept");
             let bad = |why: &str| Problem::new(format!("{}: `{}` {why}", setting.origin, setting.key));
-            let text = |value: &toml::Value| match value {
-                toml::Value::String(s) => Ok(s.clone()),
-                toml::Value::Integer(n) => Ok(n.to_string()),
-                toml::Value::Float(x) => Ok(x.to_string()),
-                toml::Value::Boolean(b) => Ok(b.to_string()),
-                _ => Err(bad("must be a string, a number or a list of them")),
+            let text = |value: &toml::Value| {
+                scalar_text(value).ok_or_else(|| bad("must be a string, a number or a list of them"))
             };
             match (shape, &setting.value) {
                 (Shape::Switch, value) => {
@@ -277,20 +273,54 @@ fn switch_on(value: &toml::Value) -> Option<bool> {
 }
 
 /// The `smallscope` command line's definition of `engine`'s options, with
-/// the global ones.
-fn engine_args(engine: &str) -> Vec<clap::Arg> {
-    let command = smallscope_cli::command();
-    let mut args: Vec<clap::Arg> = command.get_arguments().cloned().collect();
-    if let Some(sub) = command.find_subcommand(engine) {
-        args.extend(sub.get_arguments().cloned());
+/// the global ones; read from its clap definition once.
+fn engine_args(engine: &str) -> &'static [clap::Arg] {
+    static BY_ENGINE: std::sync::LazyLock<Vec<(&'static str, Vec<clap::Arg>)>> = std::sync::LazyLock::new(|| {
+        let command = smallscope_cli::command();
+        let of = |engine: &'static str| {
+            let sub = command.find_subcommand(engine).into_iter().flat_map(|sub| sub.get_arguments());
+            let args = command.get_arguments().chain(sub).cloned();
+            (engine, args.filter(|a| a.get_long().is_some_and(|l| !CHOSEN_BY_CARGO_SMALLSCOPE.contains(&l))).collect())
+        };
+        ENGINES.iter().map(|engine| of(engine)).collect()
+    });
+    BY_ENGINE.iter().find(|(name, _)| *name == engine).map_or(&[], |(_, args)| args.as_slice())
+}
+
+/// Whether `args` give the option `--{name}` (as `--name`, `--name=v` or `--name v`).
+pub fn option_given(args: &[String], name: &str) -> bool {
+    let flag = format!("--{name}");
+    args.iter().any(|a| *a == flag || a.strip_prefix(&flag).is_some_and(|rest| rest.starts_with('=')))
+}
+
+/// The value `args` give the option `--{name}`, the last one when repeated.
+pub fn option_value<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
+    let flag = format!("--{name}");
+    let mut value = None;
+    for (i, arg) in args.iter().enumerate() {
+        if *arg == flag {
+            value = args.get(i + 1).map(String::as_str);
+        } else if let Some(rest) = arg.strip_prefix(&flag).and_then(|rest| rest.strip_prefix('=')) {
+            value = Some(rest);
+        }
     }
-    args.retain(|a| a.get_long().is_some_and(|l| !CHOSEN_BY_CARGO_SMALLSCOPE.contains(&l)));
-    args
+    value
+}
+
+/// A string, number or boolean setting as the text of an option's value.
+pub fn scalar_text(value: &toml::Value) -> Option<String> {
+    match value {
+        toml::Value::String(s) => Some(s.clone()),
+        toml::Value::Integer(n) => Some(n.to_string()),
+        toml::Value::Float(x) => Some(x.to_string()),
+        toml::Value::Boolean(b) => Some(b.to_string()),
+        _ => None,
+    }
 }
 
 /// How `engine` takes `key`, when it does.
 fn shape(key: &str, engine: &str) -> Option<Shape> {
-    let arg = engine_args(engine).into_iter().find(|a| a.get_long() == Some(key))?;
+    let arg = engine_args(engine).iter().find(|a| a.get_long() == Some(key))?;
     Some(match arg.get_action() {
         ArgAction::SetTrue | ArgAction::SetFalse | ArgAction::Count => Shape::Switch,
         ArgAction::Append => Shape::Repeated,

@@ -11,7 +11,7 @@ use std::process::Command;
 use crate::Problem;
 
 /// Where failing tests go.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum FailingTests {
     /// In the subject's test target, `#[ignore]`d with the reason.
     #[default]
@@ -26,6 +26,14 @@ impl FailingTests {
             "ignore" => Some(FailingTests::Ignore),
             "separate" => Some(FailingTests::Separate),
             _ => None,
+        }
+    }
+
+    /// The other place.
+    fn other(self) -> FailingTests {
+        match self {
+            FailingTests::Ignore => FailingTests::Separate,
+            FailingTests::Separate => FailingTests::Ignore,
         }
     }
 }
@@ -84,13 +92,7 @@ impl TestTargets {
     /// rewrites both targets' roots to name the modules there, and formats
     /// them. Returns the roots that have tests.
     pub fn finish(&self, engine: &str, failing: FailingTests) -> Result<Vec<PathBuf>, Problem> {
-        let (_, other_way) = self.modules(
-            engine,
-            match failing {
-                FailingTests::Ignore => FailingTests::Separate,
-                FailingTests::Separate => FailingTests::Ignore,
-            },
-        );
+        let (_, other_way) = self.modules(engine, failing.other());
         if other_way.is_file() {
             std::fs::remove_file(&other_way)
                 .map_err(|e| Problem::new(format!("cannot remove {}: {e}", other_way.display())))?;
