@@ -17,7 +17,7 @@ use crate::random::RandomReport;
 use crate::sequence::Program;
 
 /// How to head the files.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct RandomTestOptions {
     /// The command that regenerates the files.
     pub command: String,

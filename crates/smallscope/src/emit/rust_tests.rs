@@ -7,7 +7,7 @@ use crate::beapi::BeapiReport;
 use crate::sequence::Program;
 
 /// How to write the test file.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct RustTestOptions {
     /// The command that regenerates the file, for its header.
     pub command: String,
