@@ -280,7 +280,11 @@ fn engine_args(engine: &str) -> &'static [clap::Arg] {
         let of = |engine: &'static str| {
             let sub = command.find_subcommand(engine).into_iter().flat_map(|sub| sub.get_arguments());
             let args = command.get_arguments().chain(sub).cloned();
-            (engine, args.filter(|a| a.get_long().is_some_and(|l| !CHOSEN_BY_CARGO_SMALLSCOPE.contains(&l))).collect())
+            // Hidden options are the program's own (what `suite` starts its runs with).
+            let setting = |a: &clap::Arg| {
+                !a.is_hide_set() && a.get_long().is_some_and(|l| !CHOSEN_BY_CARGO_SMALLSCOPE.contains(&l))
+            };
+            (engine, args.filter(setting).collect())
         };
         ENGINES.iter().map(|engine| of(engine)).collect()
     });

@@ -80,6 +80,10 @@ pub struct BeapiArgs {
     /// Identify builders afresh, ignoring the cache.
     #[arg(long)]
     pub no_cache: bool,
+    /// Send each structure's object graph and canonical text in its event
+    /// (what `suite` runs each scope with).
+    #[arg(long, hide = true)]
+    pub field_graphs: bool,
     #[command(flatten)]
     pub run: RunArgs,
 }
@@ -131,7 +135,8 @@ impl BeapiArgs {
             config.time_limit = Some(smallscope::positive_seconds("--time-limit", seconds)?);
         }
         config.cache_dir = (!self.no_cache).then(|| self.cache_dir.clone());
-        config.record_canonical = self.run.out.is_some() || self.tests.any();
+        config.record_canonical = self.run.out.is_some() || self.tests.any() || self.field_graphs;
+        config.graphs = self.field_graphs;
         config.pictures = if self.run.out.is_some() { self.pictures } else { 0 };
         config.validate()?;
         Ok(config)
@@ -224,6 +229,7 @@ pub fn run(args: &BeapiArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
             Some(_) => Witnesses::Apart,
             None => Witnesses::Ignored,
         },
+        ..RustTestOptions::default()
     };
     args.tests.write(
         || rust_tests(report, &options),

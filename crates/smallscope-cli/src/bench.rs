@@ -45,6 +45,8 @@ enum BenchKind {
     Random(RandomBench),
     /// What running the engine in a supervised worker costs, against the same run in process.
     Isolation(IsolationBench),
+    /// Field coverage suites: size and generation time per policy and scope (the field coverage paper's Tables II and III).
+    Suites(crate::suite_bench::SuitesBench),
 }
 
 #[derive(clap::Args)]
@@ -223,6 +225,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         BenchKind::Korat(bench) => return korat_table(bench),
         BenchKind::Random(bench) => return random_table(bench),
         BenchKind::Isolation(bench) => return isolation_table(bench),
+        BenchKind::Suites(bench) => return crate::suite_bench::run(bench),
     };
     smallscope::positive_seconds("--limit", bench.limit).map_err(crate::BadInput::from)?;
     for subject in &bench.subjects {

@@ -30,6 +30,13 @@ pub struct KoratArgs {
     /// How the summary is printed: `text`, or `json` (as `summary.json`).
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
+    /// Send every valid candidate as a structure event, as --out does
+    /// (what `suite` runs each size with).
+    #[arg(long, hide = true)]
+    pub record: bool,
+    /// Search sizes 1, 2, …, scope in turn, as one stream (what `suite` runs).
+    #[arg(long, hide = true)]
+    pub ascending: bool,
     #[command(flatten)]
     pub run: RunArgs,
 }
@@ -50,7 +57,7 @@ impl KoratArgs {
         Ok(scope)
     }
 
-    fn space(&self, scope: u32) -> Result<Arc<Space>, BadInput> {
+    pub fn space(&self, scope: u32) -> Result<Arc<Space>, BadInput> {
         let registration = find_korat_subject(&self.subject).ok_or_else(|| {
             let known: Vec<&str> = registered_korat_subjects().iter().map(|r| r.name).collect();
             crate::unknown("Korat subject", &self.subject, &known)
@@ -77,16 +84,17 @@ impl KoratArgs {
             scope,
             threads: self.threads,
             prune_eq_classes: !self.no_eq_pruning,
-            record: self.run.out.is_some(),
+            record: self.run.out.is_some() || self.record,
+            ascending: false,
         };
-        let job = KoratJob::new(
-            self.subject.clone(),
-            space,
-            (registration.invariants)(),
-            settings,
-            Some(self.command(scope)),
-        );
-        Ok(Arc::new(job))
+        let (name, invariants, command) =
+            (self.subject.clone(), (registration.invariants)(), Some(self.command(scope)));
+        if self.ascending {
+            let spaces = (1..scope).map(|size| Ok((size, self.space(size)?))).chain([Ok((scope, space))]);
+            let spaces = spaces.collect::<Result<Vec<_>, BadInput>>()?;
+            return Ok(Arc::new(KoratJob::ascending(name, spaces, invariants, settings, command)));
+        }
+        Ok(Arc::new(KoratJob::new(name, space, invariants, settings, command)))
     }
 }
 

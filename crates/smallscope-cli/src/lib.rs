@@ -18,6 +18,7 @@
 //! smallscope korat <subject> --scope N [--threads T] [options]
 //! smallscope random <subject> (--time-limit 10s | --sequences N) --seed S [options]
 //! smallscope compare <subject> --scope N [--invariant NAME] [options]
+//! smallscope suite <subject> --engine korat|beapi --criterion fet|fbt-a|… --scope N [options]
 //! smallscope bench beapi|korat|random|isolation
 //! ```
 //!
@@ -45,11 +46,14 @@ mod report;
 mod run;
 mod signals;
 mod staging;
+#[cfg(feature = "builtin-subjects")]
+mod suite_bench;
+mod suite_command;
 mod summary;
 mod test_files;
 mod worker;
 
-pub use summary::{BeapiSummary, CompareSummary, KoratSummary, RandomSummary, RunFacts};
+pub use summary::{BeapiSummary, CompareSummary, KoratSummary, RandomSummary, RunFacts, SuiteSummary};
 
 use std::io::Write as _;
 use std::process::ExitCode;
@@ -88,6 +92,8 @@ enum Command {
     Random(Box<random_command::RandomArgs>),
     /// Compares the structures the API builds with those an invariant admits (BEAPI vs Korat).
     Compare(compare_command::CompareArgs),
+    /// A field coverage suite: the structures that add field values, field-exhaustive or transcoped.
+    Suite(Box<suite_command::SuiteArgs>),
     /// Prints benchmark tables.
     #[cfg(feature = "builtin-subjects")]
     Bench(bench::BenchArgs),
@@ -198,7 +204,8 @@ fn serve(dir: &std::path::Path, cli: &Cli) -> ExitCode {
         Command::Compare(args) => args.job().map(|job| worker::serve(dir, job)),
         #[cfg(feature = "builtin-subjects")]
         Command::Bench(_) => Err(BadInput("this command has no worker".into())),
-        Command::List(_) => Err(BadInput("this command has no worker".into())),
+        // A suite's workers run `korat` or `beapi` commands.
+        Command::List(_) | Command::Suite(_) => Err(BadInput("this command has no worker".into())),
     };
     served.unwrap_or_else(|error| {
         eprintln!("error: {error}");
@@ -224,6 +231,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             out: args.out.clone(),
             resume: args.resume,
             structures: args.out.is_some(),
+            worker_args: None,
         })
     };
     match &cli.command {
@@ -236,6 +244,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Korat(args) => korat_command::run(args, &options(&args.run)?),
         Command::Random(args) => random_command::run(args, &options(&args.run)?),
         Command::Compare(args) => compare_command::run(args, &options(&args.run)?),
+        Command::Suite(args) => {
+            let run = RunArgs { out: None, resume: false, memory_limit_mb: args.memory_limit_mb };
+            suite_command::run(args, &options(&run)?)
+        }
         #[cfg(feature = "builtin-subjects")]
         Command::Bench(args) => bench::run(args).map(|()| ExitCode::SUCCESS),
     }

@@ -22,7 +22,11 @@ use smallscope::emit::{dot_to_svg, type_expr};
 use smallscope::events::{Failure, LevelStats};
 use smallscope::random::{witness_program, RandomReport};
 
-use crate::summary::{BeapiSummary, CompareSummary, KoratSummary, RandomSummary, RunFacts, WitnessSummary};
+use smallscope::coverage::{ScopeMeasure, Transcoped};
+
+use crate::summary::{
+    BeapiSummary, CompareSummary, KoratSummary, RandomSummary, RunFacts, SuiteSummary, WitnessSummary,
+};
 
 /// A picture as the page shows it: SVG, or why it could not be drawn.
 type Picture = Result<String, String>;
@@ -40,7 +44,20 @@ pub struct Page {
     failures: Vec<FailureView>,
     structures: Option<Structures>,
     comparison: Option<[(&'static str, Vec<WitnessView>); 2]>,
+    suite: Option<SuiteView>,
     notes: Vec<String>,
+}
+
+/// A field coverage suite's fields: sizes per small scope, predicted,
+/// reached, and the plot of them.
+#[derive(Debug)]
+struct SuiteView {
+    /// The scopes fitted, one column each.
+    scopes: Vec<u32>,
+    /// Field, size per fitted scope, predicted, reached.
+    rows: Vec<(String, Vec<usize>, Option<usize>, usize)>,
+    plot: Picture,
+    caption: &'static str,
 }
 
 #[derive(Debug)]
@@ -229,6 +246,53 @@ impl Page {
         }
     }
 
+    /// A field coverage suite: its fields, predicted and reached, and their plot.
+    pub fn suite(summary: &SuiteSummary, plot: Picture) -> Page {
+        let mut facts = counted(vec![
+            ("engine", summary.engine.clone()),
+            ("criterion", summary.criterion.to_string()),
+            ("scope", summary.scope.to_string()),
+            ("small scopes", summary.small_scope.map_or("none".into(), |s| format!("1 to {s}"))),
+            ("suite size", summary.suite_size.to_string()),
+            ("structures seen", summary.structures_seen.to_string()),
+            ("stopped by", summary.stopped_by.name().to_owned()),
+            ("failing inputs", summary.failures.to_string()),
+        ]);
+        if let Some(seconds) = summary.predicted_seconds {
+            facts.push(("predicted seconds", format!("{seconds:.3}"), true));
+        }
+        facts.push(("seconds", format!("{:.3}", summary.seconds), true));
+        let fitted: Vec<&ScopeMeasure> =
+            summary.scopes.iter().filter(|m| summary.small_scope.is_some_and(|s| m.scope <= s)).collect();
+        let rows = summary
+            .field_sizes
+            .iter()
+            .map(|(field, &reached)| {
+                let sizes = fitted.iter().map(|m| m.field_sizes.get(field).copied().unwrap_or(0)).collect();
+                let predicted = summary.predicted_sizes.as_ref().and_then(|p| p.get(field).copied());
+                (field.clone(), sizes, predicted, reached)
+            })
+            .collect();
+        Page {
+            title: format!("suite · {}", summary.subject),
+            facts,
+            replay: summary.replay.clone(),
+            suite: Some(SuiteView {
+                scopes: fitted.iter().map(|m| m.scope).collect(),
+                rows,
+                plot,
+                caption: match summary.criterion.transcoping() {
+                    Some((Transcoped::Time, _)) => {
+                        "Seconds each small scope took to reach its last pair, and each policy's prediction"
+                    }
+                    _ => "Pairs per field at each scope: reached, and each policy's prediction",
+                },
+            }),
+            notes: summary.notes.clone(),
+            ..Page::default()
+        }
+    }
+
     /// The page as the `report.html` entry of a run's files.
     pub fn file(&self) -> (String, Vec<u8>) {
         ("report.html".to_owned(), self.render().into_bytes())
@@ -258,6 +322,7 @@ impl Page {
                         p.replay { "Replay: " code { (self.replay) } }
                     }
                     @if !self.levels.is_empty() { (self.levels_section()) }
+                    @if let Some(suite) = &self.suite { (suite_section(suite)) }
                     @if !self.notes.is_empty() {
                         section #notes { h2 { "Notes" } ul { @for note in &self.notes { li { (note) } } } }
                     }
@@ -320,6 +385,37 @@ impl Page {
                         @if let Some(replay) = &failure.replay { p.replay { "Reproduce: " code { (replay) } } }
                     }
                 }
+            }
+        }
+    }
+}
+
+fn suite_section(suite: &SuiteView) -> Markup {
+    html! {
+        section #fields {
+            h2 { "Field extensions" }
+            table {
+                thead {
+                    tr {
+                        th { "field" }
+                        @for scope in &suite.scopes { th { "scope " (scope) } }
+                        th { "predicted" } th { "reached" }
+                    }
+                }
+                tbody {
+                    @for (field, sizes, predicted, reached) in &suite.rows {
+                        tr {
+                            td.field { (field) }
+                            @for size in sizes { td { (size) } }
+                            td { (predicted.map_or("-".to_owned(), |p| p.to_string())) }
+                            td { (reached) }
+                        }
+                    }
+                }
+            }
+            figure #field-plot {
+                (picture_markup(&suite.plot))
+                figcaption { (suite.caption) }
             }
         }
     }
@@ -480,6 +576,102 @@ fn plot(levels: &[LevelStats]) -> Result<String, String> {
     Ok(svg)
 }
 
+/// The suite's fields as SVG, one panel per field (one for the time
+/// policies): the sizes reached at each scope, and the prediction of
+/// every policy that transcopes the same measure as the run's.
+pub fn field_size_plot(summary: &SuiteSummary) -> Result<String, String> {
+    let family = summary.criterion.family();
+    let timed = summary.criterion.transcoping().is_some_and(|(measure, _)| measure == Transcoped::Time);
+    let fitted: Vec<(f64, &ScopeMeasure)> = summary
+        .scopes
+        .iter()
+        .filter(|m| summary.small_scope.is_some_and(|s| m.scope <= s))
+        .map(|m| (f64::from(m.scope), m))
+        .collect();
+    // Each panel: its title, the points reached, and the points fitted.
+    type Points = Vec<(f64, f64)>;
+    let panels: Vec<(String, Points, Points)> = if timed {
+        let points: Vec<(f64, f64)> = fitted.iter().map(|(x, m)| (*x, m.seconds_to_full)).collect();
+        vec![("seconds to the full field extensions".to_owned(), points.clone(), points)]
+    } else {
+        let size = |m: &ScopeMeasure, field: &str| m.field_sizes.get(field).copied().unwrap_or(0) as f64;
+        summary
+            .field_sizes
+            .keys()
+            .map(|field| {
+                let reached = summary.scopes.iter().map(|m| (f64::from(m.scope), size(m, field))).collect();
+                let fit = fitted.iter().map(|(x, m)| (*x, size(m, field))).collect();
+                (field.clone(), reached, fit)
+            })
+            .collect()
+    };
+    let columns = if panels.len() > 1 { 2 } else { 1 };
+    let rows = panels.len().div_ceil(columns).max(1);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (460 * columns as u32, 300 * rows as u32)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| e.to_string())?;
+        let areas = root.split_evenly((rows, columns));
+        let last = f64::from(summary.scope);
+        let palette = [RGBColor(0xd6, 0x6a, 0x1d), RGBColor(0x2f, 0x85, 0x5a), RGBColor(0x80, 0x3d, 0xb0)];
+        for ((title, reached, fit), area) in panels.iter().zip(&areas) {
+            let predictions: Vec<(String, Vec<(f64, f64)>)> = family
+                .iter()
+                .filter_map(|criterion| {
+                    let (_, extrapolation) = criterion.transcoping()?;
+                    let curve: Result<Vec<(f64, f64)>, _> = (1..=summary.scope)
+                        .map(|x| extrapolation.predict(fit, f64::from(x)).map(|y| (f64::from(x), y.max(0.0))))
+                        .collect();
+                    Some((criterion.name().to_owned(), curve.ok()?))
+                })
+                .collect();
+            let floor = if timed { 1e-3 } else { 1.0 };
+            let top = reached.iter().chain(predictions.iter().flat_map(|(_, c)| c)).map(|p| p.1).fold(floor, f64::max);
+            let mut chart = ChartBuilder::on(area)
+                .caption(title, ("sans-serif", 15))
+                .margin(10)
+                .x_label_area_size(32)
+                .y_label_area_size(52)
+                .build_cartesian_2d(0.5f64..last + 0.5, 0f64..top * 1.1)
+                .map_err(|e| e.to_string())?;
+            chart
+                .configure_mesh()
+                .x_desc("scope")
+                .y_desc(if timed { "seconds" } else { "pairs" })
+                .x_labels(summary.scope as usize + 1)
+                .max_light_lines(2)
+                .x_label_formatter(&|x| format!("{x:.0}"))
+                .draw()
+                .map_err(|e| e.to_string())?;
+            let blue = RGBColor(0x2b, 0x6c, 0xb0);
+            chart
+                .draw_series(LineSeries::new(reached.clone(), blue.stroke_width(2)))
+                .map_err(|e| e.to_string())?
+                .label(if timed { "measured" } else { "reached" })
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], blue.stroke_width(2)));
+            chart.draw_series(reached.iter().map(|&p| Circle::new(p, 3, blue.filled()))).map_err(|e| e.to_string())?;
+            for (i, (name, curve)) in predictions.into_iter().enumerate() {
+                let color = palette[i % palette.len()];
+                let width = if name == summary.criterion.name() { 2 } else { 1 };
+                chart
+                    .draw_series(LineSeries::new(curve, color.stroke_width(width)))
+                    .map_err(|e| e.to_string())?
+                    .label(name)
+                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(width)));
+            }
+            chart
+                .configure_series_labels()
+                .position(SeriesLabelPosition::UpperLeft)
+                .background_style(WHITE.mix(0.85))
+                .border_style(RGBColor(0xc0, 0xc6, 0xd0))
+                .draw()
+                .map_err(|e| e.to_string())?;
+        }
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(svg)
+}
+
 const STYLE: &str = "
 body { font: 15px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 1200px; padding: 0 20px 40px; color: #1d2330; }
 h1 { font-size: 24px; margin: 20px 0 8px; }
@@ -495,6 +687,7 @@ figure { margin: 0; } figcaption { color: #5a6478; font-size: 13px; }
 .failure { border-left: 4px solid #c53030; padding: 4px 14px; margin: 14px 0; background: #fffafa; }
 .pair { display: flex; gap: 20px; align-items: flex-start; flex-wrap: wrap; }
 .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(260px, 1fr)); gap: 14px; }
+td.field, th:first-child { text-align: left; }
 .structure-card { border: 1px solid #d8dde6; border-radius: 6px; padding: 8px; }
 .structure-card h3 { font-size: 14px; margin: 0 0 6px; color: #5a6478; }
 .structure-card pre { white-space: pre-wrap; overflow-wrap: anywhere; }

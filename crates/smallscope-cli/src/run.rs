@@ -11,7 +11,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use smallscope::events::{Fold, Stop};
-use smallscope::runner::{thread_attempt, Attempt, Ending, Job, RunError, Supervisor};
+use smallscope::runner::{
+    thread_attempt, Attempt, Batch, Control, Ending, Job, Killed, Observer, RunError, Supervisor,
+};
 
 use crate::process::ProcessAttempt;
 use crate::progress::{Console, Watch};
@@ -32,6 +34,9 @@ pub struct RunOptions {
     pub resume: bool,
     /// The command needs every structure event (it writes files of them).
     pub structures: bool,
+    /// The arguments workers are started with; `None`: this process's own.
+    /// (`suite` runs each scope as a `korat` or `beapi` command of its own.)
+    pub worker_args: Option<Vec<OsString>>,
 }
 
 /// How a run ended, and what it found.
@@ -74,6 +79,16 @@ pub fn run<F: Fold + Clone + Send + 'static>(
     job: Arc<dyn Job<Fold = F>>,
     options: &RunOptions,
 ) -> anyhow::Result<Finished<F>> {
+    run_observed(job, options, &mut ())
+}
+
+/// [`run`], with `observer` hearing every commit too and able to stop the
+/// run (as a field coverage criterion does).
+pub fn run_observed<F: Fold + Clone + Send + 'static>(
+    job: Arc<dyn Job<Fold = F>>,
+    options: &RunOptions,
+    observer: &mut dyn Observer,
+) -> anyhow::Result<Finished<F>> {
     let mut staging = Staging::open(options.out.as_deref(), options.resume, &identity())?;
     if let (false, Some(bytes)) = (options.isolation, options.memory_limit) {
         // In process, the limit is this process's: passing it ends the run.
@@ -91,7 +106,7 @@ pub fn run<F: Fold + Clone + Send + 'static>(
         supervisor.committed = true;
     }
     let dir = staging.dir().to_owned();
-    let argv: Vec<OsString> = std::env::args_os().skip(1).collect();
+    let argv: Vec<OsString> = options.worker_args.clone().unwrap_or_else(|| std::env::args_os().skip(1).collect());
     if staging.finished()? {
         // The engine was done: only the files are left to write.
         return Ok(Finished {
@@ -122,7 +137,7 @@ pub fn run<F: Fold + Clone + Send + 'static>(
             thread_attempt(job.clone(), s)
         }
     };
-    let result = supervisor.run(&mut launch, &mut watch);
+    let result = supervisor.run(&mut launch, &mut Both(&mut watch, observer));
     console.finish();
     let staging_error = watch.error.take();
     let (stopped, trouble) = match result {
@@ -216,6 +231,26 @@ impl<F> Finished<F> {
             (Some(signal), _) => ExitCode::from(crate::signals::exit_code(signal)),
             (None, true) => ExitCode::from(1),
             (None, false) => ExitCode::SUCCESS,
+        }
+    }
+}
+
+/// Two observers: both hear everything; the first's control comes first.
+struct Both<'a, 'b>(&'a mut dyn Observer, &'b mut dyn Observer);
+
+impl Observer for Both<'_, '_> {
+    fn batch(&mut self, batch: &Batch) {
+        self.0.batch(batch);
+        self.1.batch(batch);
+    }
+    fn killed(&mut self, killed: &Killed) {
+        self.0.killed(killed);
+        self.1.killed(killed);
+    }
+    fn poll(&mut self) -> Control {
+        match self.0.poll() {
+            Control::Continue => self.1.poll(),
+            control => control,
         }
     }
 }

@@ -2,7 +2,10 @@
 //! writes as `summary.json`, each made from a run's folded events. `bench`
 //! reads the same types.
 
+use std::collections::BTreeMap;
+
 use smallscope::compare::{Comparison, Verdict, Witness};
+use smallscope::coverage::{Criterion, ScopeMeasure, StoppedBy};
 use smallscope::events::{Failure, LevelStats, Stop, SCHEMA_VERSION};
 
 /// What every summary says of how the run went.
@@ -213,4 +216,49 @@ impl CompareSummary {
             run,
         }
     }
+}
+
+/// `smallscope suite --format json`: a field coverage suite.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SuiteSummary {
+    pub subject: String,
+    /// `korat` or `beapi`.
+    pub engine: String,
+    pub criterion: Criterion,
+    pub scope: u32,
+    /// The scopes transcoping measured were 1 to this; `None` for FET (or
+    /// a target too small to transcope from).
+    pub small_scope: Option<u32>,
+    /// Structures kept.
+    pub suite_size: u64,
+    /// Seconds to generate the suite, small scopes included: each run's,
+    /// from its engine's start until the criterion stopped it or the engine
+    /// ended (starting a worker, and a stopped one winding down, are not
+    /// generation).
+    pub seconds: f64,
+    pub stopped_by: StoppedBy,
+    /// Pairs reached per field, by `Class.field`.
+    pub field_sizes: BTreeMap<String, usize>,
+    /// The size policies' prediction per field at `scope`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub predicted_sizes: Option<BTreeMap<String, usize>>,
+    /// The time policies' predicted seconds at `scope`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub predicted_seconds: Option<f64>,
+    /// The suite at the end of each scope's run, in order: the small
+    /// scopes' (what was fitted), then, for Korat, each larger size, and
+    /// last the target's.
+    pub scopes: Vec<ScopeMeasure>,
+    /// Structures the engine made before the suite stopped.
+    pub structures_seen: u64,
+    /// Failing inputs met on the way, over every scope's run.
+    pub failures: u64,
+    /// What the user should know: predictions missed or passed, scopes cut short.
+    pub notes: Vec<String>,
+    pub stop: Stop,
+    /// The command that repeats the run.
+    pub replay: String,
+    /// The files of this run in `--out` (this summary aside).
+    #[serde(default)]
+    pub files: Vec<String>,
 }

@@ -49,19 +49,21 @@ impl TestFiles {
     /// Writes each file asked for, atomically: `passing` and `failing` make
     /// their text only when their file is wanted.
     pub fn write(&self, passing: impl FnOnce() -> String, failing: impl FnOnce() -> String) -> anyhow::Result<()> {
-        let write = |path: &PathBuf, text: String| {
-            if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-                std::fs::create_dir_all(parent).map_err(|e| anyhow::anyhow!("making {}: {e}", parent.display()))?;
-            }
-            smallscope::emit::write_atomically(path, text.as_bytes())
-                .map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))
-        };
         if let Some(path) = &self.emit_tests {
-            write(path, passing())?;
+            write_test_file(path, &passing())?;
         }
         if let Some(path) = &self.emit_failing_tests {
-            write(path, failing())?;
+            write_test_file(path, &failing())?;
         }
         Ok(())
     }
+}
+
+/// Writes a test file atomically, making its folder when needed.
+pub fn write_test_file(path: &std::path::Path, text: &str) -> anyhow::Result<()> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(|e| anyhow::anyhow!("making {}: {e}", parent.display()))?;
+    }
+    smallscope::emit::write_atomically(path, text.as_bytes())
+        .map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))
 }

@@ -29,6 +29,20 @@ fn emit(subject: &str, scope: &str, builders: &str, tests_dir: &Path) -> u64 {
     summary["structures"].as_u64().unwrap()
 }
 
+/// Emits the tests of a field coverage suite of `subject`; returns the suite size.
+fn emit_suite(subject: &str, criterion: &str, scope: &str, tests_dir: &Path) -> u64 {
+    let file = tests_dir.join(format!("{}_suite.rs", subject.replace('-', "_")));
+    let output = Command::new(env!("CARGO_BIN_EXE_smallscope"))
+        .args(["suite", subject, "--engine", "beapi", "--criterion", criterion, "--scope", scope, "--format", "json"])
+        .arg("--emit-tests")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let summary: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    summary["suite_size"].as_u64().unwrap()
+}
+
 #[test]
 fn generated_tests_compile_and_pass() {
     let dir = tempfile::tempdir().unwrap();
@@ -40,6 +54,8 @@ fn generated_tests_compile_and_pass() {
     expected += emit("dll", "3", "all", &krate.tests_dir());
     expected += emit("ncl", "3", "all", &krate.tests_dir());
     expected += emit("rbt-bug-fixup", "4", "new,add,remove", &krate.tests_dir());
+    // A transcoped suite: only the structures that added field values.
+    expected += emit_suite("avl", "fbt-a", "5", &krate.tests_dir());
 
     let run = krate.cargo_test(&[]);
     assert!(run.success, "{}", run.text);

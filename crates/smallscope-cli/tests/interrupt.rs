@@ -186,6 +186,27 @@ fn a_killed_korat_run_resumes_to_the_same_outputs() {
     assert_same_files(&resumed, &whole);
 }
 
+/// An ascending run (what `suite` runs): sizes 1 to n in turn, each ended
+/// by a level event, and a resume across the searches gives the same files.
+#[test]
+fn a_killed_ascending_korat_run_resumes_to_the_same_outputs() {
+    let args = ["korat", "binary-tree", "--scope", "11", "--ascending", "--threads", "2"];
+    let (resumed, whole) = killed_and_whole(&args, "events", 2_000_000);
+    let structures = &whole.iter().find(|(name, _)| name == "structures.jsonl").unwrap().1;
+    let all: u64 = (1..=11).map(catalan).sum();
+    assert_eq!(String::from_utf8_lossy(structures).lines().count() as u64, all);
+    let events = &whole.iter().find(|(name, _)| name == "events.ndjson").unwrap().1;
+    let levels: Vec<(u64, u64)> = String::from_utf8_lossy(events)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|e| e["event"] == "level")
+        .map(|e| (e["level"].as_u64().unwrap(), e["structures"].as_u64().unwrap()))
+        .collect();
+    let expected: Vec<(u64, u64)> = (1..=11).map(|k| (k, catalan(k))).collect();
+    assert_eq!(levels, expected, "one level per size, its trees");
+    assert_same_files(&resumed, &whole);
+}
+
 #[test]
 fn a_killed_random_run_resumes_to_the_same_outputs() {
     let args = ["random", "dll-bug-remove", "--sequences", "600000", "--seed", "4"];

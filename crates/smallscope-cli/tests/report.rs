@@ -131,3 +131,30 @@ fn a_compare_report_shows_both_sides_witnesses_side_by_side() {
     }
     assert!(summary["only_invariant"].as_u64().unwrap() > 0, "the example needs differences");
 }
+
+#[test]
+fn a_suite_report_shows_each_field_predicted_and_reached_and_the_plot() {
+    let dir = tempfile::tempdir().unwrap();
+    let summary = run(
+        &["suite", "search-tree", "--engine", "korat", "--criterion", "fbt-a", "--scope", "7", "--out", "st"],
+        dir.path(),
+    );
+    let dom = page_dom(&dir.path().join("st/report.html"));
+    let fields = from_id(&dom, "fields");
+    let table = &fields[..fields.find("</table>").unwrap()];
+    let rows: Vec<&str> = table.split("<td class=\"field\">").skip(1).collect();
+    let names: Vec<&str> = rows.iter().map(|row| &row[..row.find('<').unwrap()]).collect();
+    let expected: Vec<&String> = summary["field_sizes"].as_object().unwrap().keys().collect();
+    assert_eq!(names, expected, "a row per field");
+    for (row, field) in rows.iter().zip(&expected) {
+        let predicted = summary["predicted_sizes"][field.as_str()].to_string();
+        let reached = summary["field_sizes"][field.as_str()].to_string();
+        // Scopes 1 to 5, then predicted and reached.
+        let cells: Vec<&str> = row.split("<td>").skip(1).map(|c| &c[..c.find('<').unwrap()]).collect();
+        assert_eq!(cells.len(), 7, "{row}");
+        assert_eq!((cells[5], cells[6]), (predicted.as_str(), reached.as_str()), "{field}");
+    }
+    let plot = from_id(&dom, "field-plot");
+    assert!(plot.contains("<svg") && plot.contains("fbt-a"), "the plot is in the page");
+    assert!(dom.contains("predicted-sizes"), "the stop reason is shown");
+}

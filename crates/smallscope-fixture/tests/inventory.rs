@@ -242,13 +242,7 @@ fn generated_tests_compile_and_behave() {
 
     // BEAPI: every structure test passes; the buggy bag's witnesses are ignored tests that fail.
     let correct = Beapi::<Inventory<SortedAdd>>::new().scope(3).record_canonical(true).run().unwrap();
-    let options = RustTestOptions {
-        command: "test".into(),
-        omit: Vec::new(),
-        has_rep_ok: true,
-        max_tests: None,
-        witnesses: Default::default(),
-    };
+    let options = RustTestOptions { command: "test".into(), omit: Vec::new(), has_rep_ok: true, ..Default::default() };
     krate.write_test("beapi_inventory", &rust_tests(&correct, &options));
     let buggy = Beapi::<Inventory<AppendingAdd>>::new().scope(4).record_canonical(true).run().unwrap();
     assert!(!buggy.failures.is_empty());

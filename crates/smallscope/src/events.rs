@@ -191,6 +191,10 @@ pub struct StructureFound {
     /// for the first structures of a run that draws them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub picture: Option<String>,
+    /// Its object graph, when the run sends it for a field coverage
+    /// criterion (BEAPI; Korat's follows from its candidate and space).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub graph: Option<crate::heap::ObjectGraph>,
 }
 
 /// How to make a structure again.
@@ -688,6 +692,7 @@ mod tests {
                 }),
                 variant: true,
                 picture: Some("digraph { n0 }".into()),
+                graph: None,
             }),
             Event::Failure(Failure {
                 group: 0,

@@ -39,6 +39,7 @@ pub mod api;
 pub mod beapi;
 pub mod builders;
 pub mod compare;
+pub mod coverage;
 pub mod emit;
 mod error;
 pub mod events;

@@ -1448,7 +1448,7 @@ fn emitted_test_file_has_one_test_per_structure() {
         omit: Vec::new(),
         has_rep_ok: false,
         max_tests,
-        witnesses: Default::default(),
+        ..Default::default()
     };
     let report = Beapi::<Seq>::new()
         .scope(2)
@@ -1554,13 +1554,8 @@ fn with_hidden_state_a_broken_value_does_not_hide_a_valid_one() {
 #[test]
 
 fn emitted_failure_tests_check_the_broken_structure() {
-    let options = RustTestOptions {
-        command: "cargo test".into(),
-        omit: Vec::new(),
-        has_rep_ok: true,
-        max_tests: None,
-        witnesses: Default::default(),
-    };
+    let options =
+        RustTestOptions { command: "cargo test".into(), omit: Vec::new(), has_rep_ok: true, ..Default::default() };
     // taint(&mut self, other: &mut Self) breaks `other`, which is s1.
     let report = Beapi::<Tainted>::new().scope(1).builders(names(&["new", "taint"])).run().unwrap();
     assert_eq!(report.failures.len(), 1, "{:?}", report.failures);

@@ -80,6 +80,10 @@ pub struct BeapiConfig {
     /// into their events (for `report.html`).
     #[serde(default)]
     pub pictures: u32,
+    /// Send each structure's object graph in its event, for a field
+    /// coverage criterion (see [`crate::coverage`]).
+    #[serde(default)]
+    pub graphs: bool,
 }
 
 impl Default for BeapiConfig {
@@ -101,6 +105,7 @@ impl Default for BeapiConfig {
             time_limit: None,
             record_canonical: false,
             pictures: 0,
+            graphs: false,
         }
     }
 }

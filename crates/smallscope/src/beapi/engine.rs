@@ -823,6 +823,7 @@ impl<'a, T: Subject> Search<'a, T> {
         let index = self.structures.len() as u64;
         let drawn = !variant && self.counts.structures < u64::from(self.config.pictures);
         let picture = drawn.then(|| crate::emit::to_dot(&value, &format!("structure {index}")));
+        let graph = (self.config.graphs && !variant).then(|| self.lin.graph(&value).ok()).flatten();
         self.cx.out.event(Event::Structure(StructureFound {
             index,
             level: Some(self.level),
@@ -831,6 +832,7 @@ impl<'a, T: Subject> Search<'a, T> {
             rebuild: Rebuild::Step(step.clone()),
             variant,
             picture,
+            graph,
         }));
         self.structures.push(step);
         self.objects.push(Some(value));

@@ -352,6 +352,7 @@ pub(crate) fn other_structures<S: Subject>(
         cache_dir: None,
         record_canonical: false,
         pictures: 0,
+        graphs: false,
         ..config.clone()
     };
     let operations: Vec<_> = ops.iter().map(|op| op.info()).collect();

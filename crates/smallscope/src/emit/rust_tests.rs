@@ -17,6 +17,9 @@ pub struct RustTestOptions {
     pub has_rep_ok: bool,
     /// Write at most this many structure tests (the first ones, shortest first).
     pub max_tests: Option<usize>,
+    /// Write only these structures' tests, by index (a suite a field
+    /// coverage criterion kept); `None`: every structure.
+    pub only: Option<std::collections::BTreeSet<usize>>,
     /// Whether the failure witnesses are in this file, `#[ignore]`d, or
     /// written apart by [`rust_failing_tests`].
     pub witnesses: Witnesses,
@@ -56,7 +59,8 @@ pub fn rust_tests(report: &BeapiReport, options: &RustTestOptions) -> String {
     out.push_str("    smallscope::heap::canonical_text_omitting(value, OMIT).expect(\"omitted fields exist\")\n}\n");
     let limit = options.max_tests.unwrap_or(usize::MAX);
     let mut names = Vec::new();
-    for (index, structure) in report.counted_structures().take(limit) {
+    let chosen = |index: &usize| options.only.as_ref().is_none_or(|only| only.contains(index));
+    for (index, structure) in report.counted_structures().filter(|(index, _)| chosen(index)).take(limit) {
         let Some(canonical) = &structure.canonical else { continue };
         let program = report.program(index);
         let name = unique_name(&mut names, test_name(&program, &report.operations, index));

@@ -12,6 +12,7 @@
 
 use rustc_hash::FxHashMap;
 
+use super::extension::{GraphBuilder, ObjectGraph};
 use super::{Arena, Class, Heap, ObjRef, ObjectId, Prim, Visitor};
 
 /// A canonical form: the token sequence of a linearized heap.
@@ -105,6 +106,15 @@ impl Linearizer {
         Ok(&self.tokens)
     }
 
+    /// The heap as a graph of objects (see [`ObjectGraph`]), with this
+    /// linearizer's omissions and limit.
+    pub fn graph<T: Heap>(&mut self, root: &T) -> Result<ObjectGraph, OutOfScope> {
+        let mut graph = GraphBuilder::default();
+        let mut dfs = Dfs { state: &mut self.state, sink: &mut graph };
+        dfs.run(T::class(), root)?;
+        Ok(graph.finish())
+    }
+
     /// The canonical form as readable text, with this linearizer's omissions.
     pub fn text<T: Heap>(&mut self, root: &T) -> Result<String, OutOfScope> {
         let mut text = CanonicalText::default();
@@ -128,7 +138,7 @@ pub fn canonical_text_omitting<T: Heap>(root: &T, omit: &[&str]) -> Result<Strin
 }
 
 /// Writes the events of a canonical walk somewhere.
-trait Sink {
+pub(super) trait Sink {
     fn begin_object(&mut self, id: u32, class: &'static Class);
     fn end_object(&mut self);
     fn begin_inline(&mut self, class: &'static Class);
@@ -324,15 +334,7 @@ impl Sink for &mut CanonicalText {
     }
     fn prim(&mut self, value: Prim<'_>) {
         self.item();
-        let text = match value {
-            Prim::Int(v) => v.to_string(),
-            Prim::Uint(v) => v.to_string(),
-            Prim::Bool(v) => v.to_string(),
-            Prim::Char(v) => format!("{v:?}"),
-            Prim::Str(v) => format!("{v:?}"),
-            Prim::Float(bits) => format!("{:?}", f64::from_bits(bits)),
-        };
-        self.out.push_str(&text);
+        self.out.push_str(&prim_text(value));
     }
     fn variant(&mut self, class: Option<&'static Class>, index: u32) {
         self.item();
@@ -353,6 +355,18 @@ impl Sink for &mut CanonicalText {
     }
     fn tuple_end(&mut self) {
         self.close();
+    }
+}
+
+/// A primitive as the canonical text writes it.
+pub(super) fn prim_text(value: Prim<'_>) -> String {
+    match value {
+        Prim::Int(v) => v.to_string(),
+        Prim::Uint(v) => v.to_string(),
+        Prim::Bool(v) => v.to_string(),
+        Prim::Char(v) => format!("{v:?}"),
+        Prim::Str(v) => format!("{v:?}"),
+        Prim::Float(bits) => format!("{:?}", f64::from_bits(bits)),
     }
 }
 

@@ -114,8 +114,10 @@
 //! both `Stack`), so the scope counts their objects together.
 //!
 //! [`Linearizer`] turns a rooted heap into its canonical form (the BEAPI
-//! paper's Fig. 3); [`Schema`] lists the classes a type can reach, so that
-//! configuration naming a field can be checked before a run.
+//! paper's Fig. 3), or into an [`ObjectGraph`] whose [`FieldExtensions`]
+//! field coverage criteria and builders fitness count; [`Schema`] lists
+//! the classes a type can reach, so that configuration naming a field can
+//! be checked before a run.
 //!
 //! # Hidden state
 //!
@@ -136,11 +138,13 @@
 //!   what the walk cannot see, or for a value computed from the rest.
 
 mod contents;
+mod extension;
 mod linearize;
 mod schema;
 mod value;
 
 pub use contents::{shallow_clone_note, shared_objects, shares_objects, CloneAudit};
+pub use extension::{FieldExtensions, GraphObject, GraphValue, GroupKind, ObjectGraph, VARIANT_FIELD};
 pub use linearize::{canonical_text, canonical_text_omitting, Canonical, CanonicalText, Linearizer, OutOfScope, Token};
 pub use schema::Schema;
 pub use value::{Arena, HeapValue, IndexLink};

@@ -9,8 +9,8 @@ use super::search::{CandidateFailure, Invariants, PartedSearch, SearchOptions};
 use super::space::{SlotDomain, Space};
 use super::NULL_VALUE;
 use crate::events::{
-    Configuration, Counts, Event, Failure, FailureGroups, FailureKind, Fold, Input, Progress, Rebuild, RunFinished,
-    RunStarted, Sink, Stop, StructureFound, Witness,
+    Configuration, Counts, Event, Failure, FailureGroups, FailureKind, Fold, Input, LevelStats, Progress, Rebuild,
+    RunFinished, RunStarted, Sink, Stop, StructureFound, Witness,
 };
 use crate::runner::{Job, Start};
 use crate::ConfigError;
@@ -28,6 +28,12 @@ pub struct KoratSettings {
     pub prune_eq_classes: bool,
     /// Report each valid candidate as a structure.
     pub record: bool,
+    /// Search `fin(1)`, `fin(2)`, …, `fin(scope)` in turn, as one stream:
+    /// structures in ascending size, each tagged with its size as its
+    /// level, and a level event at the end of each size (what a field
+    /// coverage suite transcopes from).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ascending: bool,
 }
 
 /// Where a Korat run is at a commit.
@@ -42,6 +48,19 @@ pub struct Resume {
     /// Equivalence classes first covered since the commit before.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub classes: Vec<u64>,
+    /// An ascending run: which of its searches the parts count in, and
+    /// the structures and candidates counted before that search began (its
+    /// level event counts from them).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub search: u32,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub structures_before: u64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub explored_before: u64,
+}
+
+fn is_zero<N: Default + PartialEq>(n: &N) -> bool {
+    *n == N::default()
 }
 
 /// What a Korat run found, folded from its events.
@@ -115,10 +134,11 @@ impl Fold for KoratReport {
     }
 }
 
-/// A Korat search over a laid-out space.
+/// A Korat search over a laid-out space, or (ascending) over several in turn.
 pub struct KoratJob {
     name: String,
-    space: Arc<Space>,
+    /// Each search's size (its level) and space, in order.
+    spaces: Vec<(u32, Arc<Space>)>,
     invariants: Arc<dyn Invariants + Send + Sync>,
     settings: KoratSettings,
     command: Option<String>,
@@ -132,13 +152,25 @@ impl KoratJob {
         settings: KoratSettings,
         command: Option<String>,
     ) -> Self {
-        KoratJob { name, space, invariants, settings, command }
+        KoratJob { name, spaces: vec![(settings.scope, space)], invariants, settings, command }
+    }
+
+    /// An ascending run (see [`KoratSettings::ascending`]): `spaces` are
+    /// each size's space, smallest first.
+    pub fn ascending(
+        name: String,
+        spaces: Vec<(u32, Arc<Space>)>,
+        invariants: Arc<dyn Invariants + Send + Sync>,
+        settings: KoratSettings,
+        command: Option<String>,
+    ) -> Self {
+        KoratJob { name, spaces, invariants, settings: KoratSettings { ascending: true, ..settings }, command }
     }
 
     /// A candidate's fields as values: a reference as its object's index,
     /// `None` for null.
-    fn decode(&self, values: &[u32]) -> Vec<Option<i64>> {
-        self.space
+    fn decode(space: &Space, values: &[u32]) -> Vec<Option<i64>> {
+        space
             .slots
             .iter()
             .zip(values)
@@ -149,19 +181,36 @@ impl KoratJob {
             .collect()
     }
 
-    fn witness(&self, values: &[u32]) -> Witness {
-        let decoded = self.decode(values);
+    fn witness(space: &Space, values: &[u32]) -> Witness {
+        let decoded = Self::decode(space, values);
         let text = decoded
             .iter()
             .enumerate()
             .map(|(slot, value)| {
                 let value = value.map_or("null".to_owned(), |v| v.to_string());
-                format!("{} = {value}", self.space.slot_name(slot))
+                format!("{} = {value}", space.slot_name(slot))
             })
             .collect::<Vec<_>>()
             .join(", ");
         Witness { text, calls: 0, input: Input::Candidate(decoded) }
     }
+}
+
+/// Sends where the run is, for a resumed run to carry on from, and commits.
+fn commit_progress(
+    out: &mut dyn Sink,
+    seconds: f64,
+    counts: &Counts,
+    groups: &FailureGroups<GroupKey>,
+    resume: super::Resume,
+) {
+    out.event(Event::Progress(Progress {
+        seconds,
+        counts: counts.clone(),
+        group_counts: groups.counts(),
+        resume: crate::events::Resume::Korat(resume),
+    }));
+    out.commit(&[]);
 }
 
 /// What Korat failures are grouped by.
@@ -176,6 +225,8 @@ impl Job for KoratJob {
         let mut counts = Counts::default();
         let mut groups: FailureGroups<GroupKey> = FailureGroups::default();
         let (mut parts_done, mut skip, mut seconds_before, mut structures) = (0, None, 0.0, 0u64);
+        let mut first_search = 0;
+        let mut search_began = (0, 0);
         match resumed {
             Some(report) => {
                 counts.explored = report.explored;
@@ -189,77 +240,111 @@ impl Job for KoratJob {
                 let resume = report.resume.clone().unwrap_or_default();
                 parts_done = resume.parts_done as usize;
                 skip = resume.skip;
+                first_search = resume.search as usize;
+                search_began = (resume.structures_before, resume.explored_before);
                 seconds_before = report.seconds;
                 structures = report.structures.len() as u64;
             }
             None => {
                 let configuration = Configuration::Korat(self.settings.clone());
-                let type_name = self.space.classes.first().map_or(String::new(), |c| c.name.to_owned());
+                let (_, last) = self.spaces.last().expect("a job has a space");
+                let type_name = last.classes.first().map_or(String::new(), |c| c.name.to_owned());
                 out.event(Event::RunStarted(RunStarted {
-                    fields: (0..self.space.slots.len()).map(|slot| self.space.slot_name(slot)).collect(),
+                    fields: (0..last.slots.len()).map(|slot| last.slot_name(slot)).collect(),
                     ..RunStarted::new(&self.name, type_name, configuration, self.command.clone())
                 }));
             }
         }
         let classes_before: BTreeSet<u64> = resumed.map(|r| r.classes.clone()).unwrap_or_default();
         let mut classes = classes_before;
-        let search = PartedSearch {
-            space: self.space.clone(),
-            invariants: &*self.invariants,
-            options: SearchOptions { prune_eq_classes: self.settings.prune_eq_classes },
-            threads: self.settings.threads,
-            killed: start.killed,
-            parts_done,
-            skip,
-            stop: Some(start.stop),
-        };
         let record = self.settings.record;
+        let ascending = self.settings.ascending;
         let seconds = |started: &Instant| seconds_before + started.elapsed().as_secs_f64();
-        let mut all_parts = None;
-        search.run(&|candidate| record.then(|| candidate.values().to_vec()), &mut |report| {
-            let mut new_classes = Vec::new();
-            if let Some(outcome) = report.outcome {
-                counts.explored += outcome.stats.explored;
-                counts.structures += outcome.stats.found;
-                for class in outcome.stats.classes {
-                    if classes.insert(class) {
-                        new_classes.push(class);
+        let mut complete = true;
+        for (search_index, (size, space)) in self.spaces.iter().enumerate().skip(first_search) {
+            let resuming = search_index == first_search;
+            let search = PartedSearch {
+                space: space.clone(),
+                invariants: &*self.invariants,
+                options: SearchOptions { prune_eq_classes: self.settings.prune_eq_classes },
+                threads: self.settings.threads,
+                killed: start.killed,
+                parts_done: if resuming { parts_done } else { 0 },
+                skip: if resuming { skip.take() } else { None },
+                stop: Some(start.stop),
+                // Parts and probes number below 2^32.
+                run_base: (search_index as u64) << 32,
+            };
+            let level = ascending.then_some(*size);
+            if !resuming {
+                search_began = (counts.structures, counts.explored);
+            }
+            let (structures_before, explored_before) = search_began;
+            let level_started = Instant::now();
+            let mut all_parts = None;
+            let mut done = if resuming { parts_done } else { 0 };
+            search.run(&|candidate| record.then(|| candidate.values().to_vec()), &mut |report| {
+                let mut new_classes = Vec::new();
+                if let Some(outcome) = report.outcome {
+                    counts.explored += outcome.stats.explored;
+                    counts.structures += outcome.stats.found;
+                    for class in outcome.stats.classes {
+                        if classes.insert(class) {
+                            new_classes.push(class);
+                        }
+                    }
+                    for values in outcome.found {
+                        out.event(Event::Structure(StructureFound {
+                            index: structures,
+                            level,
+                            fingerprint: None,
+                            canonical: None,
+                            rebuild: Rebuild::Candidate(Self::decode(space, &values)),
+                            variant: false,
+                            picture: None,
+                            graph: None,
+                        }));
+                        structures += 1;
+                    }
+                    for failure in outcome.failures {
+                        counts.failing += 1;
+                        self.file(space, failure, &mut groups, out);
                     }
                 }
-                for values in outcome.found {
-                    out.event(Event::Structure(StructureFound {
-                        index: structures,
-                        level: None,
-                        fingerprint: None,
-                        canonical: None,
-                        rebuild: Rebuild::Candidate(self.decode(&values)),
-                        variant: false,
-                        picture: None,
-                    }));
-                    structures += 1;
-                }
-                for failure in outcome.failures {
-                    counts.failing += 1;
-                    self.file(failure, &mut groups, out);
-                }
+                done = report.index + 1;
+                all_parts = Some(report.parts);
+                let resume = super::Resume {
+                    parts_done: done as u64,
+                    parts: report.parts as u64,
+                    skip: report.skip,
+                    classes: new_classes,
+                    search: search_index as u32,
+                    structures_before,
+                    explored_before,
+                };
+                commit_progress(out, seconds(&started), &counts, &groups, resume);
+            });
+            complete = all_parts.is_none_or(|parts| done >= parts);
+            if !complete {
+                break;
             }
-            parts_done = report.index + 1;
-            all_parts = Some(report.parts);
-            let resume = super::Resume {
-                parts_done: parts_done as u64,
-                parts: report.parts as u64,
-                skip: report.skip,
-                classes: new_classes,
-            };
-            out.event(Event::Progress(Progress {
-                seconds: seconds(&started),
-                counts: counts.clone(),
-                group_counts: groups.counts(),
-                resume: crate::events::Resume::Korat(resume),
-            }));
-            out.commit(&[]);
-        });
-        let complete = all_parts.is_none_or(|parts| parts_done >= parts);
+            if let Some(level) = level {
+                out.event(Event::Level(LevelStats {
+                    level,
+                    structures: (counts.structures - structures_before) as usize,
+                    explored: counts.explored - explored_before,
+                    seconds: level_started.elapsed().as_secs_f64(),
+                }));
+                // A resumed run starts at the next search, not again at this one's end.
+                let resume = super::Resume {
+                    search: search_index as u32 + 1,
+                    structures_before: counts.structures,
+                    explored_before: counts.explored,
+                    ..super::Resume::default()
+                };
+                commit_progress(out, seconds(&started), &counts, &groups, resume);
+            }
+        }
         let stop = if complete { Stop::Complete } else { start.stop.reason().unwrap_or(Stop::Interrupted) };
         out.event(Event::RunFinished(RunFinished {
             stop,
@@ -273,7 +358,7 @@ impl Job for KoratJob {
 
 impl KoratJob {
     /// Counts a failing candidate in its group, reporting a new group.
-    fn file(&self, failure: CandidateFailure, groups: &mut FailureGroups<GroupKey>, out: &mut dyn Sink) {
+    fn file(&self, space: &Space, failure: CandidateFailure, groups: &mut FailureGroups<GroupKey>, out: &mut dyn Sink) {
         let CandidateFailure { kind, during, message, location, values } = failure;
         if groups.count_in(|(k, d, m, l)| (*k, *d) == (kind, during) && *m == message && *l == location) {
             return;
@@ -282,7 +367,7 @@ impl KoratJob {
         out.event(Event::Failure(Failure {
             location,
             replay: self.command.clone(),
-            ..Failure::new(group, kind, during, message, self.witness(&values))
+            ..Failure::new(group, kind, during, message, Self::witness(space, &values))
         }));
     }
 }

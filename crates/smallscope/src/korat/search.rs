@@ -345,6 +345,9 @@ pub struct PartedSearch<'a> {
     /// A Korat+ skip carried from the parts already done.
     pub skip: Option<Vec<(u32, u32)>>,
     pub stop: Option<&'a StopFlag>,
+    /// Added to every address `run` of this search, so that several
+    /// searches in one job (an ascending run's sizes) tell their inputs apart.
+    pub run_base: u64,
 }
 
 /// What [`PartedSearch::run`] tells its caller after each part, in order.
@@ -369,7 +372,7 @@ impl PartedSearch<'_> {
         found: &(dyn Fn(&Candidate) -> Option<R> + Sync),
         report: &mut dyn FnMut(PartReport<R>),
     ) {
-        let parts = split(&self.space, self.invariants, PARTS, self.killed);
+        let parts = split(&self.space, self.invariants, PARTS, self.killed, self.run_base);
         let count = parts.len();
         let threads = match self.threads {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -396,10 +399,11 @@ impl PartedSearch<'_> {
                             let mut candidate = Candidate::new(self.space.clone());
                             candidate.set_values(&part.values);
                             // Killed inputs of this part only: the search looks them up at every candidate.
+                            let run_number = self.run_base + index as u64;
                             let killed: Vec<Killed> =
-                                self.killed.iter().filter(|k| k.address.run == index as u64).cloned().collect();
+                                self.killed.iter().filter(|k| k.address.run == run_number).cloned().collect();
                             let run = PartRun {
-                                run: index as u64,
+                                run: run_number,
                                 killed: &killed,
                                 opening: part.settled.as_ref(),
                                 options: self.options,
@@ -490,8 +494,17 @@ where
     R: Send,
 {
     let started = Instant::now();
-    let search =
-        PartedSearch { space, invariants, options, threads, killed: &[], parts_done: 0, skip: None, stop: None };
+    let search = PartedSearch {
+        space,
+        invariants,
+        options,
+        threads,
+        killed: &[],
+        parts_done: 0,
+        skip: None,
+        stop: None,
+        run_base: 0,
+    };
     let mut stats = SearchStats::default();
     let mut all = Vec::new();
     search.run(&found, &mut |report| {
@@ -510,7 +523,13 @@ where
 /// Probing which field comes next runs `rep_ok` outside the counted search;
 /// a probe that killed an earlier attempt leaves its part whole and
 /// unprobed in every later round, so each culprit costs one restart here.
-fn split(space: &Arc<Space>, invariants: &dyn Invariants, target: usize, killed: &[Killed]) -> Vec<Part> {
+fn split(
+    space: &Arc<Space>,
+    invariants: &dyn Invariants,
+    target: usize,
+    killed: &[Killed],
+    run_base: u64,
+) -> Vec<Part> {
     let mut parts = vec![Part { values: vec![0; space.slots.len()], prefix: Vec::new(), settled: None }];
     let mut probe = Candidate::new(space.clone());
     let mut probes = 0u64;
@@ -525,7 +544,7 @@ fn split(space: &Arc<Space>, invariants: &dyn Invariants, target: usize, killed:
                 continue;
             }
             probes += 1;
-            let address = Address { run: PROBE | probes, input: 1, detail: 0 };
+            let address = Address { run: PROBE | run_base | probes, input: 1, detail: 0 };
             if let Some(culprit) = Killed::at(killed, address) {
                 next.push(Part { settled: Some(culprit.clone()), ..part });
                 continue;

@@ -3,6 +3,10 @@
 
 use std::any::TypeId;
 
+use rustc_hash::FxHashMap;
+
+use crate::heap::{GraphObject, GraphValue, GroupKind, ObjectGraph};
+
 /// Index of a class in a [`Space`].
 pub type ClassId = u32;
 
@@ -294,5 +298,65 @@ impl Space {
     /// The size of the whole space: the product of the domain sizes.
     pub fn size(&self) -> f64 {
         self.slots.iter().map(|d| f64::from(d.len())).product()
+    }
+}
+
+impl Space {
+    /// A valid candidate as an [`ObjectGraph`]: the objects reachable from
+    /// the root (object 0 of the first class), for field extensions.
+    /// `fields` holds each slot's value as a job reports it: a reference
+    /// as its object's index, `None` for null.
+    pub fn object_graph(&self, fields: &[Option<i64>]) -> ObjectGraph {
+        let mut graph = ObjectGraph::default();
+        if self.classes.first().is_none_or(|root| root.objects == 0) {
+            return graph;
+        }
+        // (class, object) → place in the graph, in the order met.
+        let mut places: FxHashMap<(ClassId, u32), u32> = FxHashMap::default();
+        let mut queue = std::collections::VecDeque::from([(0, 0)]);
+        places.insert((0, 0), 0);
+        graph.objects.push(GraphObject { class: self.classes[0].name.to_owned(), fields: Vec::new() });
+        while let Some((class, object)) = queue.pop_front() {
+            let place = places[&(class, object)];
+            let decl = &self.classes[class as usize];
+            let mut object_fields = Vec::with_capacity(decl.fields.len());
+            for (f, field) in decl.fields.iter().enumerate() {
+                let first = self.slot(class, object, f);
+                let mut reach = |target: ClassId, index: Option<i64>| -> GraphValue {
+                    let Some(index) = index else { return GraphValue::Null };
+                    let key = (target, index as u32);
+                    let next = places.len() as u32;
+                    let place = *places.entry(key).or_insert_with(|| {
+                        queue.push_back(key);
+                        graph.objects.push(GraphObject {
+                            class: self.classes[target as usize].name.to_owned(),
+                            fields: Vec::new(),
+                        });
+                        next
+                    });
+                    GraphValue::Object(place)
+                };
+                let value = match &field.kind {
+                    FieldKind::Ref { class: target, .. } => reach(*target, fields[first]),
+                    FieldKind::Values(_) => fields[first].map_or(GraphValue::Null, |v| GraphValue::Prim(v.to_string())),
+                    FieldKind::Array { element, .. } => {
+                        let len = fields[first].unwrap_or(0).max(0) as usize;
+                        let parts = (0..len)
+                            .map(|i| {
+                                let slot = first + 1 + i * element.width();
+                                match element.as_ref() {
+                                    FieldKind::Ref { class: target, .. } => reach(*target, fields[slot]),
+                                    _ => fields[slot].map_or(GraphValue::Null, |v| GraphValue::Prim(v.to_string())),
+                                }
+                            })
+                            .collect();
+                        GraphValue::Group(GroupKind::Sequence, parts)
+                    }
+                };
+                object_fields.push((field.name.to_owned(), value));
+            }
+            graph.objects[place as usize].fields = object_fields;
+        }
+        graph
     }
 }

@@ -1,0 +1,574 @@
+//! `smallscope suite`: a field coverage suite (see [`smallscope::coverage`])
+//! from Korat or BEAPI, field-exhaustive or transcoped.
+//!
+//! The engines run as the `korat` and `beapi` commands do, in supervised
+//! workers started with hidden flags (`korat … --record --ascending`,
+//! `beapi … --field-graphs`), so a crash or hang in the code under test is
+//! a finding here too. The criterion watches each run's commits in the
+//! supervisor: it offers every structure to the [`Suite`], keeps those
+//! that add a pair, and stops the run once the suite says so.
+//!
+//! - Korat's stock finitizations fix the size, so scope `n` is one
+//!   ascending run over the sizes 1 to `n`: the small scopes are its first
+//!   sizes, and their end is a level event.
+//! - BEAPI's scope also bounds values, so each small scope is a run of
+//!   its own, then the target's.
+//!
+//! The seconds reported are generation time: each run's, from its engine's
+//! start to the criterion's stop or the engine's end.
+
+use std::collections::BTreeSet;
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::Parser as _;
+use smallscope::beapi::BeapiReport;
+use smallscope::coverage::{Criterion, RegressionError, ScopeMeasure, StoppedBy, Suite};
+use smallscope::emit::{rust_tests, RustTestOptions};
+use smallscope::events::{Event, Fold, Rebuild, Stop, StructureFound};
+use smallscope::heap::ObjectGraph;
+use smallscope::korat::{find_korat_subject, KoratReport};
+use smallscope::runner::{Batch, Control, Job, Observer};
+
+use crate::beapi_command::Format;
+use crate::run::{Finished, RunOptions};
+use crate::summary::SuiteSummary;
+use crate::{find_subject, print, program, BadInput, Cli, Command};
+
+/// The engines a suite can be drawn from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SuiteEngine {
+    /// Korat, over the subject's invariant (sizes 1 to the scope in turn).
+    Korat,
+    /// BEAPI, over the subject's API.
+    Beapi,
+}
+
+impl SuiteEngine {
+    fn name(self) -> &'static str {
+        match self {
+            SuiteEngine::Korat => "korat",
+            SuiteEngine::Beapi => "beapi",
+        }
+    }
+}
+
+#[derive(clap::Args)]
+pub struct SuiteArgs {
+    /// A registered subject: a Korat model for `--engine korat`, an API
+    /// subject for `--engine beapi` (see `smallscope list`).
+    pub subject: String,
+    #[arg(long, value_enum)]
+    pub engine: SuiteEngine,
+    /// What to keep and when to stop: `fet` (field-exhaustive), `fbt-l`,
+    /// `fbt-q`, `fbt-a` (stop at the field sizes a line, a parabola or
+    /// their average predicts), `time-q`, `time-e`, `time-a` (stop at the
+    /// predicted time).
+    #[arg(long, default_value = "fet", value_name = "CRITERION")]
+    pub criterion: Criterion,
+    /// The target scope: at most N objects per class (Korat: sizes 1 to N).
+    #[arg(long)]
+    pub scope: u32,
+    /// Transcoping measures complete runs at scopes 1 to this (at most the scope less one).
+    #[arg(long, default_value_t = 5)]
+    pub small_scope: u32,
+    /// BEAPI: `auto`, `all`, or method names separated by commas.
+    #[arg(long, value_name = "auto|all|m1,m2")]
+    pub builders: Option<String>,
+    /// BEAPI: write the kept structures as Rust tests into FILE.
+    #[arg(long, value_name = "FILE")]
+    pub emit_tests: Option<PathBuf>,
+    /// How the summary is printed: `text`, or `json` (as `summary.json`).
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+    /// Write `summary.json`, `report.html`, `field-sizes.svg` and the suite
+    /// (`suite_tests.rs` for BEAPI, `suite.jsonl` for Korat) into DIR.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Stop the code under test when a worker's memory passes this many
+    /// MiB. Default: half the machine's memory.
+    #[arg(long, value_name = "MIB")]
+    pub memory_limit_mb: Option<u64>,
+}
+
+impl SuiteArgs {
+    fn check(&self) -> Result<(), BadInput> {
+        if self.scope == 0 {
+            return Err(BadInput("scope must be at least 1 (got 0)".into()));
+        }
+        if self.small_scope == 0 {
+            return Err(BadInput("--small-scope must be at least 1 (got 0)".into()));
+        }
+        match self.engine {
+            SuiteEngine::Korat => {
+                find_korat_subject(&self.subject).ok_or_else(|| {
+                    let known: Vec<&str> =
+                        smallscope::korat::registered_korat_subjects().iter().map(|r| r.name).collect();
+                    crate::unknown("Korat subject", &self.subject, &known)
+                })?;
+                if self.builders.is_some() || self.emit_tests.is_some() {
+                    return Err(BadInput("--builders and --emit-tests are for --engine beapi".into()));
+                }
+            }
+            SuiteEngine::Beapi => {
+                find_subject(&self.subject)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The command that repeats this run.
+    fn command(&self) -> String {
+        let mut command = format!(
+            "{} suite {} --engine {} --criterion {} --scope {}",
+            program(),
+            self.subject,
+            self.engine.name(),
+            self.criterion,
+            self.scope
+        );
+        if self.criterion.transcoping().is_some() && self.small_scope != 5 {
+            command.push_str(&format!(" --small-scope {}", self.small_scope));
+        }
+        if let Some(builders) = &self.builders {
+            command.push_str(&format!(" --builders {builders}"));
+        }
+        command
+    }
+
+    /// The command line of the run at `scope`, as its workers get it.
+    fn scope_args(&self, scope: u32, options: &RunOptions) -> Vec<String> {
+        let mut args = Vec::new();
+        if let Some(timeout) = options.call_timeout {
+            args.extend(["--call-timeout".to_owned(), timeout.as_secs_f64().to_string()]);
+        }
+        let scope = scope.to_string();
+        match self.engine {
+            SuiteEngine::Korat => {
+                let run = ["korat", &self.subject, "--scope", &scope, "--record", "--ascending"];
+                args.extend(run.map(str::to_owned));
+            }
+            SuiteEngine::Beapi => {
+                args.extend(["beapi", &self.subject, "--scope", &scope, "--field-graphs"].map(str::to_owned));
+                if let Some(builders) = &self.builders {
+                    args.extend(["--builders".to_owned(), builders.clone()]);
+                }
+            }
+        }
+        args
+    }
+}
+
+/// The criterion, watching one run: every structure offered to the suite,
+/// and, in an ascending Korat run, each size's end.
+struct CriterionWatch<'a> {
+    suite: &'a mut Suite,
+    /// When the engine started (its first commit came): what
+    /// [`Suite::offer`]'s seconds, and the generation time, count from.
+    clock: Option<Instant>,
+    /// The run's generation time is counted (the suite stopped, or the engine ended).
+    counted: bool,
+    graph: &'a dyn Fn(&StructureFound) -> Option<ObjectGraph>,
+    /// The scope this run is (an ascending run tags each structure with its own).
+    scope: u32,
+    /// An ascending Korat run: its level events end sizes, which are scopes
+    /// (BEAPI's levels are sequence lengths, not scopes).
+    levels_are_scopes: bool,
+    gathered: &'a mut Gathered,
+    /// Structures that came without a graph (none should).
+    without_graph: u64,
+    error: Option<RegressionError>,
+}
+
+impl CriterionWatch<'_> {
+    /// Adds this run's generation time, once: from the engine's start to now.
+    fn count_time(&mut self) {
+        if let (Some(clock), false) = (self.clock, self.counted) {
+            self.counted = true;
+            self.gathered.seconds += clock.elapsed().as_secs_f64();
+        }
+    }
+
+    /// An ascending run finished size `size`: it is a complete scope.
+    fn size_done(&mut self, size: u32) {
+        self.gathered.scopes.push(self.suite.measure(size));
+        let Some(small) = self.suite.small_scope() else { return };
+        if size <= small {
+            if let Err(error) = self.suite.small_scope_done(size) {
+                self.error.get_or_insert(error);
+            }
+            if size == small {
+                self.suite.start_target(false);
+            }
+        }
+    }
+}
+
+impl Observer for CriterionWatch<'_> {
+    fn batch(&mut self, batch: &Batch) {
+        let clock = *self.clock.get_or_insert_with(Instant::now);
+        for event in &batch.events {
+            if self.suite.stopped().is_some() || self.error.is_some() {
+                return;
+            }
+            match event {
+                Event::Structure(found) if !found.variant => {
+                    self.gathered.seen += 1;
+                    let Some(graph) = (self.graph)(found) else {
+                        self.without_graph += 1;
+                        continue;
+                    };
+                    if self.suite.offer(&graph, clock.elapsed().as_secs_f64()) {
+                        let scope = found.level.filter(|_| self.levels_are_scopes).unwrap_or(self.scope);
+                        self.gathered.kept.push((scope, found.clone()));
+                    }
+                    if self.suite.stopped().is_some() {
+                        self.count_time();
+                    }
+                }
+                Event::Level(level) if self.levels_are_scopes => self.size_done(level.level),
+                Event::RunFinished(_) => self.count_time(),
+                _ => {}
+            }
+        }
+    }
+
+    fn poll(&mut self) -> Control {
+        // Before its first commit a worker may not be listening for the stop yet.
+        let Some(clock) = self.clock else { return Control::Continue };
+        let now = clock.elapsed().as_secs_f64();
+        if self.suite.stopped().is_none() && self.suite.time_is_up(now) {
+            self.count_time();
+        }
+        if self.suite.stopped().is_some() || self.error.is_some() {
+            Control::Interrupt
+        } else {
+            Control::Continue
+        }
+    }
+}
+
+/// What a whole suite run gathered.
+#[derive(Default)]
+struct Gathered {
+    /// Kept structures, with the scope (Korat: the size) each was made at.
+    kept: Vec<(u32, StructureFound)>,
+    seen: u64,
+    failures: u64,
+    scopes: Vec<ScopeMeasure>,
+    notes: Vec<String>,
+    /// The target scope's BEAPI report, for its tests.
+    target_report: Option<BeapiReport>,
+    /// Why a run ended the suite from outside (Ctrl-C, a smallscope problem).
+    stop: Option<Stop>,
+    exit: Option<ExitCode>,
+    /// Generation time: each run's, from its engine's start until the
+    /// suite stopped or the engine ended.
+    seconds: f64,
+}
+
+/// A run's command, parsed as a worker parses it.
+fn command_of(args: &[String]) -> Result<Command, BadInput> {
+    let argv = std::iter::once("smallscope".to_owned()).chain(args.iter().cloned());
+    Cli::try_parse_from(argv).map(|cli| cli.command).map_err(|e| BadInput(format!("a scope's run: {e}")))
+}
+
+/// Runs `job` as `scope`'s run, the criterion watching; how it went.
+fn run_watched<F: Fold + Clone + Send + 'static>(
+    job: std::sync::Arc<dyn Job<Fold = F>>,
+    options: &RunOptions,
+    mut watch: CriterionWatch<'_>,
+) -> anyhow::Result<Finished<F>> {
+    let mut finished = crate::run::run_observed(job, options, &mut watch)?;
+    // A run that ended without saying so (interrupted) counts until now.
+    watch.count_time();
+    finished.staging.close(true)?;
+    if let Some(error) = watch.error {
+        return Err(BadInput(format!("transcoping from the small scopes: {error}")).into());
+    }
+    if watch.without_graph > 0 {
+        let note = format!("{} structures at scope {} came without a graph", watch.without_graph, watch.scope);
+        watch.gathered.notes.push(note);
+    }
+    if finished.signal.is_some() || finished.trouble.is_some() {
+        watch.gathered.stop = Some(Stop::Interrupted);
+        watch.gathered.exit = Some(finished.exit_code(false));
+    }
+    Ok(finished)
+}
+
+pub fn run(args: &SuiteArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
+    args.check()?;
+    let mut suite = Suite::new(args.criterion, args.scope, args.small_scope);
+    let gathered = match args.engine {
+        SuiteEngine::Korat => korat_suite(args, options, &mut suite)?,
+        SuiteEngine::Beapi => beapi_suite(args, options, &mut suite)?,
+    };
+    let seconds = gathered.seconds;
+    finish(args, suite, gathered, seconds)
+}
+
+fn options_for(args: &SuiteArgs, scope: u32, options: &RunOptions) -> RunOptions {
+    let worker_args = args.scope_args(scope, options).into_iter().map(OsString::from).collect();
+    RunOptions { structures: true, out: None, resume: false, worker_args: Some(worker_args), ..options.clone() }
+}
+
+/// Korat: sizes 1 to the scope in turn, one run.
+fn korat_suite(args: &SuiteArgs, options: &RunOptions, suite: &mut Suite) -> anyhow::Result<Gathered> {
+    let mut gathered = Gathered::default();
+    let Command::Korat(korat) = command_of(&args.scope_args(args.scope, options))? else {
+        unreachable!("a korat command line");
+    };
+    let spaces = (1..=args.scope).map(|size| korat.space(size)).collect::<Result<Vec<_>, _>>()?;
+    let graph = |found: &StructureFound| match (&found.rebuild, found.level) {
+        (Rebuild::Candidate(values), Some(size)) => Some(spaces.get(size as usize - 1)?.object_graph(values)),
+        _ => None,
+    };
+    let watch = CriterionWatch {
+        suite: &mut *suite,
+        clock: None,
+        counted: false,
+        graph: &graph,
+        scope: args.scope,
+        levels_are_scopes: true,
+        gathered: &mut gathered,
+        without_graph: 0,
+        error: None,
+    };
+    let finished: Finished<KoratReport> = run_watched(korat.job()?, &options_for(args, args.scope, options), watch)?;
+    gathered.failures += finished.fold.failures.iter().map(|f| f.count).sum::<u64>();
+    Ok(gathered)
+}
+
+/// BEAPI: each small scope a run of its own, then the target.
+fn beapi_suite(args: &SuiteArgs, options: &RunOptions, suite: &mut Suite) -> anyhow::Result<Gathered> {
+    let mut gathered = Gathered::default();
+    let graph = |found: &StructureFound| found.graph.clone();
+    // Scopes 1 to the small scope (none when not transcoping), then the target.
+    let small = suite.small_scope().unwrap_or(0);
+    for scope in (1..=small).chain([args.scope]) {
+        let target = scope == args.scope;
+        if target {
+            suite.start_target(true);
+        } else {
+            suite.start_scope();
+        }
+        let Command::Beapi(beapi) = command_of(&args.scope_args(scope, options))? else {
+            unreachable!("a beapi command line");
+        };
+        let watch = CriterionWatch {
+            suite: &mut *suite,
+            clock: None,
+            counted: false,
+            graph: &graph,
+            scope,
+            levels_are_scopes: false,
+            gathered: &mut gathered,
+            without_graph: 0,
+            error: None,
+        };
+        let mut finished: Finished<BeapiReport> = run_watched(beapi.job()?, &options_for(args, scope, options), watch)?;
+        let report = std::mem::take(&mut finished.fold);
+        gathered.failures += report.failure_count();
+        if report.stopped_early() && !target && gathered.stop.is_none() {
+            gathered.notes.push(format!("the run at small scope {scope} stopped early: its measure is incomplete"));
+        }
+        if target {
+            gathered.target_report = Some(report);
+            gathered.scopes.push(suite.measure(scope));
+        } else if gathered.stop.is_some() {
+            break;
+        } else {
+            gathered.scopes.push(suite.measure(scope));
+            // Only the target's structures make the suite.
+            gathered.kept.retain(|(s, _)| *s != scope);
+            suite.small_scope_done(scope)?;
+        }
+    }
+    Ok(gathered)
+}
+
+/// What the notes say of a finished suite: predictions missed or passed.
+fn prediction_notes(suite: &Suite, seconds: f64) -> Vec<String> {
+    let mut notes = Vec::new();
+    if suite.criterion().transcoping().is_some() && suite.small_scope().is_none() {
+        notes.push(format!(
+            "scope {} is too small to transcope from (it needs 3 smaller scopes): the suite is field-exhaustive",
+            suite.scope()
+        ));
+    }
+    let reached = suite.extensions().sizes();
+    if let Some(predicted) = suite.predicted_sizes() {
+        for (field, &want) in predicted {
+            let got = reached.get(field).copied().unwrap_or(0);
+            if got < want {
+                notes.push(format!("{field}: the engine ended at {got} pairs, short of the predicted {want}"));
+            } else if got > want {
+                notes.push(format!("{field}: {got} pairs passed the predicted {want}"));
+            }
+        }
+    }
+    if let (Some(limit), Some(StoppedBy::Exhausted)) = (suite.predicted_seconds(), suite.stopped()) {
+        notes.push(format!("the engine ended before the predicted {limit:.3} s (after {seconds:.3} s)"));
+    }
+    notes
+}
+
+fn finish(args: &SuiteArgs, mut suite: Suite, gathered: Gathered, seconds: f64) -> anyhow::Result<ExitCode> {
+    let interrupted = gathered.stop.is_some();
+    match interrupted {
+        true => suite.interrupted(),
+        false => suite.exhausted(),
+    }
+    let stopped_by = suite.stopped().unwrap_or(StoppedBy::Exhausted);
+    let mut notes = gathered.notes;
+    notes.extend(prediction_notes(&suite, seconds));
+    if interrupted {
+        notes.push("interrupted: the suite holds what was kept before".into());
+    }
+    let mut scopes = gathered.scopes;
+    if scopes.last().is_none_or(|m| m.scope != args.scope) {
+        // Stopped inside the target's stream: its state then.
+        scopes.push(suite.measure(args.scope));
+    }
+    let replay = args.command();
+    let mut summary = SuiteSummary {
+        subject: args.subject.clone(),
+        engine: args.engine.name().to_owned(),
+        criterion: args.criterion,
+        scope: args.scope,
+        small_scope: suite.small_scope(),
+        suite_size: gathered.kept.len() as u64,
+        seconds,
+        stopped_by,
+        field_sizes: suite.extensions().sizes(),
+        predicted_sizes: suite.predicted_sizes().cloned(),
+        predicted_seconds: suite.predicted_seconds(),
+        scopes,
+        structures_seen: gathered.seen,
+        failures: gathered.failures,
+        notes,
+        stop: gathered.stop.unwrap_or(Stop::Complete),
+        replay: replay.clone(),
+        files: Vec::new(),
+    };
+    let tests = gathered.target_report.as_ref().map(|report| suite_tests(args, report, &gathered.kept, &replay));
+    if let (Some(path), Some(tests)) = (&args.emit_tests, &tests) {
+        crate::test_files::write_test_file(path, tests)?;
+    }
+    if let Some(out) = &args.out {
+        let mut files = Vec::new();
+        match tests {
+            Some(tests) => files.push(("suite_tests.rs".to_owned(), tests.into_bytes())),
+            None => files.push(("suite.jsonl".to_owned(), candidate_lines(&gathered.kept)?)),
+        }
+        let plot = crate::report::field_size_plot(&summary);
+        if let Ok(svg) = &plot {
+            files.push(("field-sizes.svg".to_owned(), svg.clone().into_bytes()));
+        }
+        files.push(("report.html".to_owned(), Vec::new()));
+        summary.files = files.iter().map(|(name, _)| name.clone()).collect();
+        let page = crate::report::Page::suite(&summary, plot).render();
+        files.last_mut().expect("pushed").1 = page.into_bytes();
+        let text = serde_json::to_string_pretty(&summary)? + "\n";
+        std::fs::create_dir_all(out).map_err(|e| anyhow::anyhow!("making {}: {e}", out.display()))?;
+        crate::staging::write_outputs(out, &files, text.as_bytes())?;
+    }
+    match args.format {
+        Format::Json => print(serde_json::to_string(&summary)?)?,
+        Format::Text => print(summary_text(&summary))?,
+    }
+    Ok(gathered.exit.unwrap_or(match summary.failures {
+        0 => ExitCode::SUCCESS,
+        _ => ExitCode::from(1),
+    }))
+}
+
+/// The kept BEAPI structures as a Rust test file.
+fn suite_tests(args: &SuiteArgs, report: &BeapiReport, kept: &[(u32, StructureFound)], replay: &str) -> String {
+    let subject = find_subject(&args.subject).expect("checked").subject();
+    let only: BTreeSet<usize> = kept.iter().map(|(_, found)| found.index as usize).collect();
+    let options = RustTestOptions {
+        command: replay.to_owned(),
+        omit: report.config.as_ref().map(|c| c.omit.clone()).unwrap_or_default(),
+        has_rep_ok: subject.has_rep_ok(),
+        only: Some(only),
+        ..RustTestOptions::default()
+    };
+    rust_tests(report, &options)
+}
+
+/// One line of a Korat suite's `suite.jsonl`: a kept candidate.
+#[derive(serde::Serialize)]
+struct KeptCandidate<'a> {
+    /// The size (the finitization's bound) it was found at.
+    size: u32,
+    /// Each field's value, as `smallscope korat <subject> --scope <size>`
+    /// names them (a reference as its object's index, `null` for null).
+    fields: &'a [Option<i64>],
+}
+
+fn candidate_lines(kept: &[(u32, StructureFound)]) -> anyhow::Result<Vec<u8>> {
+    let mut lines = Vec::new();
+    for (size, found) in kept {
+        if let Rebuild::Candidate(fields) = &found.rebuild {
+            serde_json::to_writer(&mut lines, &KeptCandidate { size: *size, fields })?;
+            lines.push(b'\n');
+        }
+    }
+    Ok(lines)
+}
+
+/// The text summary: the field table (each small scope, the prediction,
+/// what was reached), then the suite's figures.
+fn summary_text(summary: &SuiteSummary) -> String {
+    let mut text = format!(
+        "smallscope suite {}: {}, criterion {}, scope {}",
+        summary.subject, summary.engine, summary.criterion, summary.scope
+    );
+    if let Some(small) = summary.small_scope {
+        text.push_str(&format!(" (transcoped from scopes 1 to {small})"));
+    }
+    let fitted: Vec<&ScopeMeasure> =
+        summary.scopes.iter().filter(|m| summary.small_scope.is_some_and(|s| m.scope <= s)).collect();
+    let width = summary.field_sizes.keys().map(String::len).max().unwrap_or(5).max(5);
+    text.push_str(&format!("\n{:<width$}", "field"));
+    for measure in &fitted {
+        text.push_str(&format!(" {:>7}", format!("s{}", measure.scope)));
+    }
+    if summary.predicted_sizes.is_some() {
+        text.push_str(&format!(" {:>9}", "predicted"));
+    }
+    text.push_str(&format!(" {:>8}", "reached"));
+    for (field, reached) in &summary.field_sizes {
+        text.push_str(&format!("\n{field:<width$}"));
+        for measure in &fitted {
+            text.push_str(&format!(" {:>7}", measure.field_sizes.get(field).copied().unwrap_or(0)));
+        }
+        if let Some(predicted) = &summary.predicted_sizes {
+            let value = predicted.get(field).map_or("-".to_owned(), usize::to_string);
+            text.push_str(&format!(" {value:>9}"));
+        }
+        text.push_str(&format!(" {reached:>8}"));
+    }
+    if let Some(limit) = summary.predicted_seconds {
+        text.push_str(&format!("\npredicted time: {limit:.3} s"));
+    }
+    text.push_str(&format!(
+        "\nsuite: {} structures of {} seen, {:.3} s; stopped by {}",
+        summary.suite_size,
+        summary.structures_seen,
+        summary.seconds,
+        summary.stopped_by.name()
+    ));
+    if summary.failures > 0 {
+        text.push_str(&format!("\n{} failing inputs met (run the engine alone to see them)", summary.failures));
+    }
+    for note in &summary.notes {
+        text.push_str(&format!("\nnote: {note}"));
+    }
+    text.push_str(&format!("\nreplay: {}", summary.replay));
+    text
+}
