@@ -49,6 +49,8 @@ mod staging;
 #[cfg(feature = "builtin-subjects")]
 mod suite_bench;
 mod suite_command;
+#[cfg(feature = "builtin-subjects")]
+mod suite_quality;
 mod summary;
 mod test_files;
 mod worker;

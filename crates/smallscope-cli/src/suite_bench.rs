@@ -3,12 +3,20 @@
 //! the seconds to generate it, next to the field-exhaustive suite and the
 //! bounded-exhaustive count (every structure the engine makes). Each cell
 //! is a `smallscope suite … --format json` run in a child process.
+//!
+//! With `--quality`, also its Tables V and VI: each suite's region
+//! coverage of `insert`, `remove` and `contains` and its mutation score
+//! (see [`crate::suite_quality`]). `scripts/bench-suites` installs the
+//! tools that needs (`cargo-llvm-cov`, `cargo-mutants`, `llvm-22`).
 
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{bail, Context as _};
 use smallscope::coverage::{Criterion, StoppedBy};
 
+use crate::suite_quality::{search_tree_value, Measured, QualityCrate, MEASURED};
 use crate::summary::SuiteSummary;
 
 #[derive(clap::Args)]
@@ -24,6 +32,14 @@ pub struct SuitesBench {
     /// The small scope transcoping measures up to.
     #[arg(long, default_value_t = 5)]
     small_scope: u32,
+    /// Also measure each suite's coverage and mutation score (BEAPI subjects
+    /// and Korat's search-tree, whose candidates become `bst` values).
+    #[arg(long)]
+    quality: bool,
+    /// With --quality: the smallscope checkout whose subjects are measured
+    /// (copied, with the suites as a test target).
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    checkout: PathBuf,
 }
 
 const DEFAULT_RUNS: [&str; 7] = [
@@ -48,12 +64,20 @@ fn scopes(text: &str) -> anyhow::Result<std::ops::RangeInclusive<u32>> {
     Ok(range)
 }
 
-/// One suite run, in a child process.
-fn suite(engine: &str, subject: &str, criterion: Criterion, scope: u32, small: u32) -> anyhow::Result<SuiteSummary> {
+/// One suite run, in a child process, with `extra` arguments.
+fn suite(
+    engine: &str,
+    subject: &str,
+    criterion: Criterion,
+    scope: u32,
+    small: u32,
+    extra: &[String],
+) -> anyhow::Result<SuiteSummary> {
     let exe = std::env::current_exe()?;
     let output = Command::new(exe)
         .args(["suite", subject, "--engine", engine, "--criterion", criterion.name()])
         .args(["--scope", &scope.to_string(), "--small-scope", &small.to_string(), "--format", "json"])
+        .args(extra)
         .output()?;
     if !output.status.success() {
         bail!(
@@ -64,33 +88,110 @@ fn suite(engine: &str, subject: &str, criterion: Criterion, scope: u32, small: u
     Ok(serde_json::from_slice(&output.stdout)?)
 }
 
+/// A row of the table: the policy (or `BE`), and a cell per scope.
+type Row = (String, Vec<String>);
+
+/// What the quality columns need of one cell.
+#[derive(Default)]
+struct Quality {
+    /// Regions covered, of all.
+    coverage: Option<(u64, u64)>,
+    /// Mutants killed, of the viable ones.
+    mutation: Option<(u64, u64)>,
+}
+
+/// Which subject's code a run's suites are measured on.
+fn measured_for(engine: &str, subject: &str) -> Option<&'static Measured> {
+    match engine {
+        "beapi" => MEASURED.iter().find(|m| m.run == subject),
+        "korat" if subject == "search-tree" => MEASURED.iter().find(|m| m.run == "bst"),
+        _ => None,
+    }
+}
+
+/// The arguments that make `suite` write a quality module, and how to
+/// finish it once the run is done (Korat: from its `suite.jsonl`).
+fn module_args(engine: &str, quality: &QualityCrate, module: &str, check: &str, out: &Path) -> Vec<String> {
+    match engine {
+        "beapi" => vec![
+            "--emit-tests".into(),
+            quality.module_file(module).display().to_string(),
+            "--check-with".into(),
+            check.into(),
+        ],
+        _ => vec!["--out".into(), out.display().to_string()],
+    }
+}
+
+/// A Korat search-tree suite as a module of tests on `bst` values.
+fn korat_module(quality: &QualityCrate, module: &str, check: &str, out: &Path) -> anyhow::Result<()> {
+    #[derive(serde::Deserialize)]
+    struct Kept {
+        size: u32,
+        fields: Vec<Option<i64>>,
+    }
+    let mut code = String::from("//! A Korat search-tree suite, its candidates as `bst` values.\n");
+    for (i, line) in std::fs::read_to_string(out.join("suite.jsonl"))?.lines().enumerate() {
+        let kept: Kept = serde_json::from_str(line)?;
+        let value = search_tree_value(kept.size, &kept.fields);
+        code.push_str(&format!(
+            "\n#[test]\nfn structure_{i}() {{\n    let s = {value};\n    assert!(s.rep_ok());\n    {check}(&s);\n}}\n"
+        ));
+    }
+    let file = quality.module_file(module);
+    std::fs::create_dir_all(file.parent().expect("a folder"))?;
+    std::fs::write(file, code)?;
+    Ok(())
+}
+
+fn percent((part, whole): (u64, u64)) -> String {
+    match whole {
+        0 => "-".to_owned(),
+        _ => format!("{:.0}%", 100.0 * part as f64 / whole as f64),
+    }
+}
+
 pub fn run(bench: &SuitesBench) -> anyhow::Result<()> {
     let scopes = scopes(&bench.scopes)?;
     let runs: Vec<String> = match bench.runs.is_empty() {
         true => DEFAULT_RUNS.iter().map(|r| (*r).to_owned()).collect(),
         false => bench.runs.clone(),
     };
-    println!(
-        "Field coverage suites (the paper's Tables II and III): suite size / seconds to generate it, per policy; \
-         small scopes 1 to {}",
-        bench.small_scope
-    );
-    println!("BE: bounded-exhaustive, every structure the engine makes (the FET run sees them all)");
-    println!("stop: e = the engine ended, s = predicted sizes reached, t = predicted time passed");
-    let mut header = format!("{:<22} {:<7}", "subject", "policy");
-    for scope in scopes.clone() {
-        header.push_str(&format!(" {:>20}", format!("scope {scope}")));
-    }
-    println!("{header}");
+    let workdir = tempfile::tempdir()?;
+    let mut quality = match bench.quality {
+        true => Some(QualityCrate::new(&bench.checkout, &workdir.path().join("checkout"))?),
+        false => None,
+    };
+    // Each run's rows: BE, then a cell per policy and scope.
+    let mut table: Vec<(String, Vec<Row>)> = Vec::new();
+    // (run, policy, scope) → the module measuring it.
+    let mut modules: BTreeMap<(String, Criterion, u32), (String, &'static Measured)> = BTreeMap::new();
     for run in &runs {
         let Some((engine, subject)) = run.split_once(':') else {
             bail!("--runs: `{run}` is not `engine:subject`");
         };
-        let mut rows: Vec<(String, Vec<String>)> = vec![("BE".to_owned(), Vec::new())];
+        let measured = measured_for(engine, subject).filter(|_| quality.is_some());
+        let mut rows: Vec<Row> = vec![("BE".to_owned(), Vec::new())];
         rows.extend(Criterion::ALL.iter().map(|c| (c.name().to_owned(), Vec::new())));
         for scope in scopes.clone() {
             for (i, criterion) in Criterion::ALL.into_iter().enumerate() {
-                let summary = suite(engine, subject, criterion, scope, bench.small_scope)?;
+                let module = format!("{engine}_{subject}_{criterion}_{scope}").replace('-', "_");
+                let out = workdir.path().join(&module);
+                let (extra, check) = match (&quality, measured) {
+                    (Some(quality), Some(measured)) => {
+                        let check = format!("crate::check_{}::<{scope}>", measured.run.replace('-', "_"));
+                        (module_args(engine, quality, &module, &check, &out), Some(check))
+                    }
+                    _ => (Vec::new(), None),
+                };
+                let summary = suite(engine, subject, criterion, scope, bench.small_scope, &extra)?;
+                if let (Some(quality), Some(measured), Some(check)) = (&mut quality, measured, check) {
+                    if engine == "korat" {
+                        korat_module(quality, &module, &check, &out)?;
+                    }
+                    quality.add_module(&module, measured);
+                    modules.insert((run.clone(), criterion, scope), (module, measured));
+                }
                 if criterion == Criterion::Fet {
                     rows[0].1.push(format!("{}", summary.structures_seen));
                 }
@@ -103,13 +204,82 @@ pub fn run(bench: &SuitesBench) -> anyhow::Result<()> {
                 rows[i + 1].1.push(format!("{} / {:.3} {stop}", summary.suite_size, summary.seconds));
             }
         }
-        for (policy, cells) in rows {
-            let mut line = format!("{:<22} {policy:<7}", format!("{engine}:{subject}"));
-            for cell in cells {
-                line.push_str(&format!(" {cell:>20}"));
+        table.push((run.clone(), rows));
+    }
+    let mut measures: BTreeMap<String, Quality> = BTreeMap::new();
+    if let Some(quality) = &quality {
+        quality.write_root()?;
+        eprintln!("quality: checking that every suite passes on the code as it is");
+        quality.baseline()?;
+        eprintln!("quality: building the suites with coverage instrumentation");
+        let instrumented = quality.instrumented()?;
+        for (module, measured) in modules.values() {
+            let coverage = instrumented.coverage(module, measured)?;
+            eprintln!("quality: {module}: {} of {} regions", coverage.0, coverage.1);
+            measures.entry(module.clone()).or_default().coverage = Some(coverage);
+        }
+        let mut done: Vec<&str> = Vec::new();
+        for (_, measured) in modules.values() {
+            if done.contains(&measured.run) {
+                continue;
+            }
+            done.push(measured.run);
+            eprintln!("quality: mutants of {} ({})", measured.name, measured.file);
+            let (viable, killed) = quality.mutation(measured)?;
+            println!(
+                "{}: {viable} viable mutants in {}, {}, {}",
+                measured.name, measured.insert, measured.remove, measured.contains
+            );
+            for (module, count) in killed {
+                measures.entry(module).or_default().mutation = Some((count, viable));
+            }
+        }
+    }
+    print_table(bench, &scopes, &table, &modules, &measures);
+    Ok(())
+}
+
+fn print_table(
+    bench: &SuitesBench,
+    scopes: &std::ops::RangeInclusive<u32>,
+    table: &[(String, Vec<Row>)],
+    modules: &BTreeMap<(String, Criterion, u32), (String, &'static Measured)>,
+    measures: &BTreeMap<String, Quality>,
+) {
+    println!(
+        "Field coverage suites (the paper's Tables II and III): suite size / seconds to generate it, per policy; \
+         small scopes 1 to {}",
+        bench.small_scope
+    );
+    println!("BE: bounded-exhaustive, every structure the engine makes (the FET run sees them all)");
+    println!("stop: e = the engine ended, s = predicted sizes reached, t = predicted time passed");
+    if bench.quality {
+        println!(
+            "then (Tables V and VI) region coverage of insert, remove and contains (stable Rust has no branch \
+             coverage) and mutation score (cargo-mutants, those methods), each run with every value below the scope"
+        );
+    }
+    let width = if bench.quality { 32 } else { 20 };
+    let mut header = format!("{:<22} {:<7}", "subject", "policy");
+    for scope in scopes.clone() {
+        header.push_str(&format!(" {:>width$}", format!("scope {scope}")));
+    }
+    println!("{header}");
+    for (run, rows) in table {
+        for (row, (policy, cells)) in rows.iter().enumerate() {
+            let mut line = format!("{run:<22} {policy:<7}");
+            for (cell, scope) in cells.iter().zip(scopes.clone()) {
+                let mut text = cell.clone();
+                let criterion = row.checked_sub(1).map(|i| Criterion::ALL[i]);
+                if let Some((module, _)) = criterion.and_then(|c| modules.get(&(run.clone(), c, scope))) {
+                    let measure = measures.get(module);
+                    let coverage = measure.and_then(|m| m.coverage).map_or("-".to_owned(), percent);
+                    let mutation = measure.and_then(|m| m.mutation).map_or("-".to_owned(), percent);
+                    text.push_str(&format!(" {coverage} {mutation}"));
+                }
+                line.push_str(&format!(" {text:>width$}"));
             }
             println!("{line}");
         }
     }
-    Ok(())
 }

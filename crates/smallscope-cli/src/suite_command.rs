@@ -80,6 +80,10 @@ pub struct SuiteArgs {
     /// BEAPI: write the kept structures as Rust tests into FILE.
     #[arg(long, value_name = "FILE")]
     pub emit_tests: Option<PathBuf>,
+    /// BEAPI: each structure test also calls PATH(&structure), a check of
+    /// your own (e.g. the methods under test, against a model).
+    #[arg(long, value_name = "PATH")]
+    pub check_with: Option<String>,
     /// How the summary is printed: `text`, or `json` (as `summary.json`).
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
@@ -108,8 +112,8 @@ impl SuiteArgs {
                         smallscope::korat::registered_korat_subjects().iter().map(|r| r.name).collect();
                     crate::unknown("Korat subject", &self.subject, &known)
                 })?;
-                if self.builders.is_some() || self.emit_tests.is_some() {
-                    return Err(BadInput("--builders and --emit-tests are for --engine beapi".into()));
+                if self.builders.is_some() || self.emit_tests.is_some() || self.check_with.is_some() {
+                    return Err(BadInput("--builders, --emit-tests and --check-with are for --engine beapi".into()));
                 }
             }
             SuiteEngine::Beapi => {
@@ -490,11 +494,19 @@ fn finish(args: &SuiteArgs, mut suite: Suite, gathered: Gathered, seconds: f64) 
 fn suite_tests(args: &SuiteArgs, report: &BeapiReport, kept: &[(u32, StructureFound)], replay: &str) -> String {
     let subject = find_subject(&args.subject).expect("checked").subject();
     let only: BTreeSet<usize> = kept.iter().map(|(_, found)| found.index as usize).collect();
+    let mut command = replay.to_owned();
+    if let Some(path) = &args.emit_tests {
+        command.push_str(&format!(" --emit-tests {}", path.display()));
+    }
+    if let Some(check) = &args.check_with {
+        command.push_str(&format!(" --check-with {check}"));
+    }
     let options = RustTestOptions {
-        command: replay.to_owned(),
+        command,
         omit: report.config.as_ref().map(|c| c.omit.clone()).unwrap_or_default(),
         has_rep_ok: subject.has_rep_ok(),
         only: Some(only),
+        check: args.check_with.clone(),
         ..RustTestOptions::default()
     };
     rust_tests(report, &options)

@@ -36,9 +36,13 @@ fn emit_suite(subject: &str, criterion: &str, scope: &str, tests_dir: &Path) -> 
         .args(["suite", subject, "--engine", "beapi", "--criterion", criterion, "--scope", scope, "--format", "json"])
         .arg("--emit-tests")
         .arg(&file)
+        // A check of the user's own, called on every rebuilt structure.
+        .args(["--check-with", "smallscope::heap::canonical_text"])
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("smallscope::heap::canonical_text(&s"), "{text}");
     let summary: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     summary["suite_size"].as_u64().unwrap()
 }

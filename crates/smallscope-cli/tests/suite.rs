@@ -288,3 +288,25 @@ fn ctrl_c_keeps_the_suite_so_far() {
     assert_eq!(lines.lines().count() as u64, summary.suite_size);
     assert!(stdout(&output).contains("stopped by interrupted"), "{}", stdout(&output));
 }
+
+/// BEAPI meets small structures first, as Korat's null-first domains do: a
+/// structure first built at level L (L calls) has at most L − 1 nodes (`new`,
+/// then one node per `add`), and every level brings its largest trees.
+#[test]
+fn beapi_levels_come_in_ascending_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let output =
+        smallscope(&["beapi", "bst", "--scope", "5", "--builders", "new,add,remove", "--out", "out"], dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let mut largest_by_level: Vec<usize> = Vec::new();
+    for line in std::fs::read_to_string(dir.path().join("out/structures.jsonl")).unwrap().lines() {
+        let record: serde_json::Value = serde_json::from_str(line).unwrap();
+        let level = record["level"].as_u64().unwrap() as usize;
+        let nodes = record["canonical"].as_str().unwrap().matches("Node#").count();
+        assert!(nodes < level, "{nodes} nodes at level {level}: {record}");
+        largest_by_level.resize(largest_by_level.len().max(level), 0);
+        largest_by_level[level - 1] = largest_by_level[level - 1].max(nodes);
+    }
+    let expected: Vec<usize> = (0..largest_by_level.len()).collect();
+    assert_eq!(largest_by_level, expected, "level L brings trees of L − 1 nodes");
+}

@@ -7,8 +7,10 @@
 //!
 //! The pipeline: a subject ([`heap`], [`api`](mod@api)) feeds an engine ([`beapi`],
 //! [`korat`], or [`random`] for APIs too large to enumerate), whose findings
-//! flow out as [`events`] and go to sinks ([`emit`]). The [`runner`] runs
-//! the engines' user code and survives its bugs.
+//! flow out as [`events`] and go to sinks ([`emit`]). A criterion
+//! ([`coverage`]: field-exhaustive, or transcoped from small scopes) can
+//! filter that stream down to a small suite and stop the engine early. The
+//! [`runner`] runs the engines' user code and survives its bugs.
 //!
 //! ```
 //! use smallscope::{Beapi, Builders, Heap};

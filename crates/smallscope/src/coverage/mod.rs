@@ -63,7 +63,7 @@ use std::collections::BTreeMap;
 use crate::heap::{FieldExtensions, ObjectGraph};
 
 /// What to keep, and when to stop.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Criterion {
     /// Field-exhaustive: keep every structure that adds a pair, to the end.

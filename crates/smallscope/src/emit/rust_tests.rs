@@ -20,6 +20,9 @@ pub struct RustTestOptions {
     /// Write only these structures' tests, by index (a suite a field
     /// coverage criterion kept); `None`: every structure.
     pub only: Option<std::collections::BTreeSet<usize>>,
+    /// A function (a path) each structure test then calls with the rebuilt
+    /// structure, `check(&s)`: the user's own checks on every input.
+    pub check: Option<String>,
     /// Whether the failure witnesses are in this file, `#[ignore]`d, or
     /// written apart by [`rust_failing_tests`].
     pub witnesses: Witnesses,
@@ -72,6 +75,9 @@ pub fn rust_tests(report: &BeapiReport, options: &RustTestOptions) -> String {
         writeln!(out, "    assert_eq!(canonical(&s{result}), {canonical:?});").unwrap();
         if options.has_rep_ok {
             writeln!(out, "    {}", rep_ok_holds(&format!("s{result}"))).unwrap();
+        }
+        if let Some(check) = &options.check {
+            writeln!(out, "    {check}(&s{result});").unwrap();
         }
         out.push_str("}\n");
     }
