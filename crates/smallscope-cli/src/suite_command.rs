@@ -17,10 +17,12 @@
 //! The seconds reported are generation time: each run's, from its engine's
 //! start to the criterion's stop or the engine's end.
 
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Instant;
 
 use clap::Parser as _;
@@ -29,7 +31,7 @@ use smallscope::coverage::{Criterion, RegressionError, ScopeMeasure, StoppedBy, 
 use smallscope::emit::{rust_tests, RustTestOptions};
 use smallscope::events::{Event, Fold, Rebuild, Stop, StructureFound};
 use smallscope::heap::ObjectGraph;
-use smallscope::korat::{find_korat_subject, KoratReport};
+use smallscope::korat::{find_korat_subject, KoratReport, Space};
 use smallscope::runner::{Batch, Control, Job, Observer};
 
 use crate::beapi_command::Format;
@@ -174,7 +176,7 @@ struct CriterionWatch<'a> {
     clock: Option<Instant>,
     /// The run's generation time is counted (the suite stopped, or the engine ended).
     counted: bool,
-    graph: &'a dyn Fn(&StructureFound) -> Option<ObjectGraph>,
+    graphs: &'a Graphs,
     /// The scope this run is (an ascending run tags each structure with its own).
     scope: u32,
     /// An ascending Korat run: its level events end sizes, which are scopes
@@ -220,7 +222,7 @@ impl Observer for CriterionWatch<'_> {
             match event {
                 Event::Structure(found) if !found.variant => {
                     self.gathered.seen += 1;
-                    let Some(graph) = (self.graph)(found) else {
+                    let Some(graph) = self.graphs.of(found) else {
                         self.without_graph += 1;
                         continue;
                     };
@@ -254,6 +256,27 @@ impl Observer for CriterionWatch<'_> {
     }
 }
 
+/// Where a structure's object graph comes from.
+enum Graphs {
+    /// BEAPI sends it in the structure's event.
+    InEvents,
+    /// Korat's is made from the candidate, in the space of its size (the
+    /// event's level): index 0 is size 1.
+    FromCandidates(Vec<Arc<Space>>),
+}
+
+impl Graphs {
+    fn of<'f>(&self, found: &'f StructureFound) -> Option<Cow<'f, ObjectGraph>> {
+        match (self, &found.rebuild, found.level) {
+            (Graphs::InEvents, _, _) => found.graph.as_ref().map(Cow::Borrowed),
+            (Graphs::FromCandidates(spaces), Rebuild::Candidate(values), Some(size)) => {
+                Some(Cow::Owned(spaces.get(size.checked_sub(1)? as usize)?.object_graph(values)))
+            }
+            (Graphs::FromCandidates(_), _, _) => None,
+        }
+    }
+}
+
 /// What a whole suite run gathered.
 #[derive(Default)]
 struct Gathered {
@@ -281,7 +304,7 @@ fn command_of(args: &[String]) -> Result<Command, BadInput> {
 
 /// Runs `job` as `scope`'s run, the criterion watching; how it went.
 fn run_watched<F: Fold + Clone + Send + 'static>(
-    job: std::sync::Arc<dyn Job<Fold = F>>,
+    job: Arc<dyn Job<Fold = F>>,
     options: &RunOptions,
     mut watch: CriterionWatch<'_>,
 ) -> anyhow::Result<Finished<F>> {
@@ -310,8 +333,7 @@ pub fn run(args: &SuiteArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
         SuiteEngine::Korat => korat_suite(args, options, &mut suite)?,
         SuiteEngine::Beapi => beapi_suite(args, options, &mut suite)?,
     };
-    let seconds = gathered.seconds;
-    finish(args, suite, gathered, seconds)
+    finish(args, suite, gathered)
 }
 
 fn options_for(args: &SuiteArgs, scope: u32, options: &RunOptions) -> RunOptions {
@@ -326,15 +348,12 @@ fn korat_suite(args: &SuiteArgs, options: &RunOptions, suite: &mut Suite) -> any
         unreachable!("a korat command line");
     };
     let spaces = (1..=args.scope).map(|size| korat.space(size)).collect::<Result<Vec<_>, _>>()?;
-    let graph = |found: &StructureFound| match (&found.rebuild, found.level) {
-        (Rebuild::Candidate(values), Some(size)) => Some(spaces.get(size as usize - 1)?.object_graph(values)),
-        _ => None,
-    };
+    let graphs = Graphs::FromCandidates(spaces);
     let watch = CriterionWatch {
         suite: &mut *suite,
         clock: None,
         counted: false,
-        graph: &graph,
+        graphs: &graphs,
         scope: args.scope,
         levels_are_scopes: true,
         gathered: &mut gathered,
@@ -349,7 +368,7 @@ fn korat_suite(args: &SuiteArgs, options: &RunOptions, suite: &mut Suite) -> any
 /// BEAPI: each small scope a run of its own, then the target.
 fn beapi_suite(args: &SuiteArgs, options: &RunOptions, suite: &mut Suite) -> anyhow::Result<Gathered> {
     let mut gathered = Gathered::default();
-    let graph = |found: &StructureFound| found.graph.clone();
+    let graphs = Graphs::InEvents;
     // Scopes 1 to the small scope (none when not transcoping), then the target.
     let small = suite.small_scope().unwrap_or(0);
     for scope in (1..=small).chain([args.scope]) {
@@ -366,7 +385,7 @@ fn beapi_suite(args: &SuiteArgs, options: &RunOptions, suite: &mut Suite) -> any
             suite: &mut *suite,
             clock: None,
             counted: false,
-            graph: &graph,
+            graphs: &graphs,
             scope,
             levels_are_scopes: false,
             gathered: &mut gathered,
@@ -420,7 +439,8 @@ fn prediction_notes(suite: &Suite, seconds: f64) -> Vec<String> {
     notes
 }
 
-fn finish(args: &SuiteArgs, mut suite: Suite, gathered: Gathered, seconds: f64) -> anyhow::Result<ExitCode> {
+fn finish(args: &SuiteArgs, mut suite: Suite, gathered: Gathered) -> anyhow::Result<ExitCode> {
+    let seconds = gathered.seconds;
     let interrupted = gathered.stop.is_some();
     match interrupted {
         true => suite.interrupted(),
@@ -472,10 +492,9 @@ fn finish(args: &SuiteArgs, mut suite: Suite, gathered: Gathered, seconds: f64) 
         if let Ok(svg) = &plot {
             files.push(("field-sizes.svg".to_owned(), svg.clone().into_bytes()));
         }
-        files.push(("report.html".to_owned(), Vec::new()));
-        summary.files = files.iter().map(|(name, _)| name.clone()).collect();
-        let page = crate::report::Page::suite(&summary, plot).render();
-        files.last_mut().expect("pushed").1 = page.into_bytes();
+        // The page lists the files, itself included.
+        summary.files = files.iter().map(|(name, _)| name.clone()).chain(["report.html".to_owned()]).collect();
+        files.push(crate::report::Page::suite(&summary, plot).file());
         let text = serde_json::to_string_pretty(&summary)? + "\n";
         std::fs::create_dir_all(out).map_err(|e| anyhow::anyhow!("making {}: {e}", out.display()))?;
         crate::staging::write_outputs(out, &files, text.as_bytes())?;

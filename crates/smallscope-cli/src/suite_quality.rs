@@ -337,8 +337,8 @@ impl QualityCrate {
     pub fn mutation(&self, measured: &Measured) -> anyhow::Result<(u64, BTreeMap<String, u64>)> {
         let out = self.root.join("target/suite-quality-mutants");
         let _ = std::fs::remove_dir_all(&out);
-        let output = Command::new("cargo")
-            .current_dir(&self.root)
+        let output = self
+            .cargo()
             .args(["mutants", "--package", "smallscope-subjects", "--no-shuffle", "--file"])
             .arg(format!("crates/smallscope-subjects/{}", measured.file))
             .args(["--re", &measured.mutant_filter(), "--output"])

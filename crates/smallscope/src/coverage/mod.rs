@@ -407,7 +407,7 @@ mod tests {
         ObjectGraph {
             objects: vec![GraphObject {
                 class: "C".into(),
-                fields: vec![(field.into(), GraphValue::Prim(value.to_string()))],
+                fields: vec![(field.to_owned().into(), GraphValue::Prim(value.to_string()))],
             }],
         }
     }

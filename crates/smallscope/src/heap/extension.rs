@@ -34,7 +34,9 @@
 //! assert_eq!(extensions.size("Node.left"), 3);
 //! ```
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
 
 use super::linearize::{prim_text, Sink};
 use super::{Class, Prim};
@@ -49,8 +51,8 @@ pub struct ObjectGraph {
 /// An object: its class, and its fields in declaration order.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct GraphObject {
-    pub class: String,
-    pub fields: Vec<(String, GraphValue)>,
+    pub class: Cow<'static, str>,
+    pub fields: Vec<(Cow<'static, str>, GraphValue)>,
 }
 
 /// A field's value.
@@ -87,22 +89,30 @@ impl GraphValue {
     }
 
     /// The value as text, objects written by `label`.
-    fn render(&self, label: &dyn Fn(u32) -> String, out: &mut String) {
+    fn render(&self, label: &dyn Fn(u32, &mut String), out: &mut String) {
         match self {
             GraphValue::Null => out.push_str("null"),
-            GraphValue::Object(id) => out.push_str(&label(*id)),
+            GraphValue::Object(id) => label(*id, out),
             GraphValue::Prim(text) => out.push_str(text),
             GraphValue::Group(kind, parts) => {
-                let (open, close) = match kind {
-                    GroupKind::Sequence => ("[".to_owned(), "]"),
-                    GroupKind::Tuple => ("(".to_owned(), ")"),
-                    GroupKind::Named(name) if parts.is_empty() => {
-                        out.push_str(name);
-                        return;
+                let close = match kind {
+                    GroupKind::Sequence => {
+                        out.push('[');
+                        "]"
                     }
-                    GroupKind::Named(name) => (format!("{name}{{"), "}"),
+                    GroupKind::Tuple => {
+                        out.push('(');
+                        ")"
+                    }
+                    GroupKind::Named(name) => {
+                        out.push_str(name);
+                        if parts.is_empty() {
+                            return;
+                        }
+                        out.push('{');
+                        "}"
+                    }
                 };
-                out.push_str(&open);
                 for (i, part) in parts.iter().enumerate() {
                     if i > 0 {
                         out.push_str(", ");
@@ -125,7 +135,7 @@ impl ObjectGraph {
         let mut numbers: Vec<Option<u32>> = vec![None; self.objects.len()];
         let mut next: BTreeMap<&str, u32> = BTreeMap::new();
         let mut number = |at: usize| {
-            let n = next.entry(self.objects[at].class.as_str()).or_insert(0);
+            let n = next.entry(self.objects[at].class.as_ref()).or_insert(0);
             *n += 1;
             *n - 1
         };
@@ -151,26 +161,36 @@ impl ObjectGraph {
         self.objects
             .iter()
             .zip(numbers)
-            .map(|(object, n)| (object.class.as_str(), n.expect("every object of a graph is reachable")))
+            .map(|(object, n)| (object.class.as_ref(), n.expect("every object of a graph is reachable")))
             .collect()
     }
 
     /// The structure's pairs: `(Class.field, object number, value)`.
     pub fn pairs(&self) -> Vec<(String, u32, String)> {
-        let numbers = self.breadth_first_numbers();
-        let label = |id: u32| {
-            let (class, n) = numbers[id as usize];
-            format!("{class}#{n}")
-        };
         let mut pairs = Vec::new();
+        self.for_each_pair(|field, n, value| pairs.push((field.to_owned(), n, value.to_owned())));
+        pairs
+    }
+
+    /// Calls `f` with each pair, `(Class.field, object number, value)`,
+    /// written into buffers reused from one pair to the next: a set that
+    /// has the pair already allocates nothing.
+    fn for_each_pair(&self, mut f: impl FnMut(&str, u32, &str)) {
+        let numbers = self.breadth_first_numbers();
+        let label = |id: u32, out: &mut String| {
+            let (class, n) = numbers[id as usize];
+            let _ = write!(out, "{class}#{n}");
+        };
+        let (mut field_name, mut text) = (String::new(), String::new());
         for (object, &(class, n)) in self.objects.iter().zip(&numbers) {
             for (field, value) in &object.fields {
-                let mut text = String::new();
+                field_name.clear();
+                let _ = write!(field_name, "{class}.{field}");
+                text.clear();
                 value.render(&label, &mut text);
-                pairs.push((format!("{class}.{field}"), n, text));
+                f(&field_name, n, &text);
             }
         }
-        pairs
     }
 }
 
@@ -185,9 +205,22 @@ impl FieldExtensions {
     /// Adds a structure's pairs; whether one of them was new.
     pub fn add(&mut self, graph: &ObjectGraph) -> bool {
         let mut added = false;
-        for (field, object, value) in graph.pairs() {
-            added |= self.fields.entry(field).or_default().insert((object, value));
-        }
+        // Each structure of a stream meets mostly pairs seen before: look
+        // them up borrowed, and own only what is new.
+        let mut probe = (0, String::new());
+        graph.for_each_pair(|field, object, value| {
+            let pairs = match self.fields.get_mut(field) {
+                Some(pairs) => pairs,
+                None => self.fields.entry(field.to_owned()).or_default(),
+            };
+            probe.0 = object;
+            probe.1.clear();
+            probe.1.push_str(value);
+            if !pairs.contains(&probe) {
+                pairs.insert(std::mem::take(&mut probe));
+                added = true;
+            }
+        });
         added
     }
 
@@ -240,7 +273,7 @@ impl GraphBuilder {
             match self.frames.last_mut() {
                 Some(Frame::Object(id)) => {
                     let name = self.field.take().unwrap_or("?");
-                    self.objects[*id as usize].fields.push((name.to_owned(), value));
+                    self.objects[*id as usize].fields.push((Cow::Borrowed(name), value));
                     return;
                 }
                 Some(Frame::Group(_, parts)) => {
@@ -267,7 +300,7 @@ impl Sink for &mut GraphBuilder {
     fn begin_object(&mut self, id: u32, class: &'static Class) {
         self.deliver(GraphValue::Object(id));
         debug_assert_eq!(id as usize, self.objects.len(), "objects are numbered in the order they are met");
-        self.objects.push(GraphObject { class: class.name.to_owned(), fields: Vec::new() });
+        self.objects.push(GraphObject { class: Cow::Borrowed(class.name), fields: Vec::new() });
         self.frames.push(Frame::Object(id));
     }
     fn end_object(&mut self) {
@@ -308,7 +341,7 @@ impl Sink for &mut GraphBuilder {
         match self.frames.last_mut() {
             // An enum object: its variant is a field of its own.
             Some(Frame::Object(id)) => {
-                self.objects[*id as usize].fields.push((VARIANT_FIELD.to_owned(), GraphValue::Prim(name)));
+                self.objects[*id as usize].fields.push((Cow::Borrowed(VARIANT_FIELD), GraphValue::Prim(name)));
             }
             Some(Frame::Group(kind, _)) => *kind = GroupKind::Named(name),
             Some(Frame::Some) | None => {}

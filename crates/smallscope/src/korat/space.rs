@@ -2,6 +2,7 @@
 //! (Korat's finitization), laid out as one vector of slots.
 
 use std::any::TypeId;
+use std::borrow::Cow;
 
 use rustc_hash::FxHashMap;
 
@@ -315,7 +316,7 @@ impl Space {
         let mut places: FxHashMap<(ClassId, u32), u32> = FxHashMap::default();
         let mut queue = std::collections::VecDeque::from([(0, 0)]);
         places.insert((0, 0), 0);
-        graph.objects.push(GraphObject { class: self.classes[0].name.to_owned(), fields: Vec::new() });
+        graph.objects.push(GraphObject { class: Cow::Borrowed(self.classes[0].name), fields: Vec::new() });
         while let Some((class, object)) = queue.pop_front() {
             let place = places[&(class, object)];
             let decl = &self.classes[class as usize];
@@ -329,7 +330,7 @@ impl Space {
                     let place = *places.entry(key).or_insert_with(|| {
                         queue.push_back(key);
                         graph.objects.push(GraphObject {
-                            class: self.classes[target as usize].name.to_owned(),
+                            class: Cow::Borrowed(self.classes[target as usize].name),
                             fields: Vec::new(),
                         });
                         next
@@ -353,7 +354,7 @@ impl Space {
                         GraphValue::Group(GroupKind::Sequence, parts)
                     }
                 };
-                object_fields.push((field.name.to_owned(), value));
+                object_fields.push((Cow::Borrowed(field.name), value));
             }
             graph.objects[place as usize].fields = object_fields;
         }
