@@ -28,11 +28,31 @@ thread_local! {
     static LOCAL: Cell<i64> = const { Cell::new(0) };
 }
 
-/// Limits the process to `bytes` of allocations from here on; engines stop
-/// between inputs a little before (see `smallscope::runner::memory`).
-pub fn limit(bytes: u64) {
-    smallscope::runner::memory::limit_with(allocated, bytes);
-    LIMIT.store(i64::try_from(bytes).unwrap_or(i64::MAX), Relaxed);
+/// Limits the process's resident memory to `bytes` from here on; engines
+/// stop between inputs a little before (see `smallscope::runner::memory`).
+///
+/// Allocations are what is counted, against a budget: the limit less what
+/// the process holds besides them (code pages as they are first run, thread
+/// stacks, freed memory the system allocator keeps). That part grows as a
+/// run goes on, by tens of MiB for a large binary, so a thread measures it
+/// again every few milliseconds.
+pub fn limit_resident(bytes: u64) -> std::io::Result<()> {
+    set_budget(bytes);
+    std::thread::Builder::new().name("smallscope-memory".into()).spawn(move || loop {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        set_budget(bytes);
+    })?;
+    Ok(())
+}
+
+/// The allocation budget under a resident limit of `bytes`: never below
+/// half of it, so that a process that starts large can still run.
+fn set_budget(bytes: u64) {
+    let resident = crate::memory::resident_bytes_of(std::process::id()).unwrap_or(0);
+    let besides = resident.saturating_sub(allocated());
+    let budget = bytes.saturating_sub(besides).max(bytes / 2);
+    smallscope::runner::memory::limit_with(allocated, budget);
+    LIMIT.store(i64::try_from(budget).unwrap_or(i64::MAX), Relaxed);
 }
 
 /// Bytes allocated (when a limit counts them).

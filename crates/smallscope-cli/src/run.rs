@@ -92,7 +92,7 @@ pub fn run_observed<F: Fold + Clone + Send + 'static>(
     let mut staging = Staging::open(options.out.as_deref(), options.resume, &identity())?;
     if let (false, Some(bytes)) = (options.isolation, options.memory_limit) {
         // In process, the limit is this process's: passing it ends the run.
-        crate::alloc::limit(bytes);
+        crate::alloc::limit_resident(bytes)?;
     }
     let interrupts = Interrupts::install()?;
     let console = Console::new();

@@ -68,10 +68,7 @@ fn prepare(dir: &Path, memory_limit: Option<u64>) -> anyhow::Result<(File, Arc<F
     };
     crate::signals::mark_fatal_signals();
     if let Some(bytes) = memory_limit {
-        // The limit is on the process's memory: what it holds before any
-        // allocation of the run (code, libraries) counts against it.
-        let baseline = crate::memory::resident_bytes_of(std::process::id()).unwrap_or(0);
-        crate::alloc::limit(bytes.saturating_sub(baseline).max(bytes / 2));
+        crate::alloc::limit_resident(bytes)?;
     }
     let file = std::fs::OpenOptions::new().read(true).write(true).open(dir.join(FLIGHT))?;
     let flight = map_flight(&file)?;

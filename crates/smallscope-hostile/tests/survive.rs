@@ -152,7 +152,7 @@ fn memory_runaways_stop_near_the_limit() {
         assert_eq!(summary["restarts"], restarts, "{subject}");
         assert_eq!(summary["stop"], stop, "{subject}");
         let peak = summary["peak_memory_bytes"].as_u64().unwrap();
-        assert!(peak as f64 <= limit as f64 * 1.25 * 1048576.0, "{subject}: peak {} MiB", peak >> 20);
+        assert!(peak as f64 <= limit as f64 * 1.1 * 1048576.0, "{subject}: peak {} MiB", peak >> 20);
         // The bomb's call made nothing; the leak keeps what came before its stop.
         if subject == "hostile-alloc-bomb" {
             assert_eq!(group["witness"]["text"], WITNESS);
@@ -165,10 +165,13 @@ fn memory_runaways_stop_near_the_limit() {
 
 #[test]
 fn random_memory_runaways_stop_near_the_limit() {
-    let limit: u64 = 64;
-    for (subject, stop) in [("hostile-alloc-bomb", "time-limit"), ("hostile-leak", "memory-limit")] {
+    // Random testing keeps every sequence it makes: under 64 MiB, a debug
+    // build's own pool can reach the limit in 3 s, so the bomb, whose run
+    // should go on to its time limit, gets more room.
+    for (subject, limit, stop) in [("hostile-alloc-bomb", 128u64, "time-limit"), ("hostile-leak", 64, "memory-limit")] {
         let dir = tempfile::tempdir().unwrap();
-        let args = ["random", subject, "--time-limit", "3s", "--memory-limit-mb", "64", "--out", "out"];
+        let limit_text = limit.to_string();
+        let args = ["random", subject, "--time-limit", "3s", "--memory-limit-mb", &limit_text, "--out", "out"];
         let (output, elapsed) = harness(&args, dir.path());
         assert_eq!(output.status.code(), Some(1), "{subject}: {}", String::from_utf8_lossy(&output.stderr));
         assert!(elapsed < Duration::from_secs(3) + SLACK, "{subject}: {elapsed:?}");
@@ -178,7 +181,7 @@ fn random_memory_runaways_stop_near_the_limit() {
         assert!(group["witness"]["text"].as_str().unwrap().starts_with("s0 = new(); s0.push("), "{group:#}");
         assert_eq!(summary["stop"], stop, "{subject}");
         let peak = summary["peak_memory_bytes"].as_u64().unwrap();
-        assert!(peak as f64 <= limit as f64 * 1.25 * 1048576.0, "{subject}: peak {} MiB", peak >> 20);
+        assert!(peak as f64 <= limit as f64 * 1.1 * 1048576.0, "{subject}: peak {} MiB", peak >> 20);
     }
 }
 

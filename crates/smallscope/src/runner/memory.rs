@@ -21,8 +21,9 @@ pub const CULPRIT_SHARE: f64 = 0.01;
 static COUNTER: OnceLock<fn() -> u64> = OnceLock::new();
 static LIMIT: AtomicU64 = AtomicU64::new(0);
 
-/// Installs the counter of allocated bytes and the limit they may reach;
-/// once per process.
+/// Installs the counter of allocated bytes (once per process; later
+/// counters are ignored) and the limit they may reach (again whenever it
+/// changes).
 pub fn limit_with(counter: fn() -> u64, limit: u64) {
     let _ = COUNTER.set(counter);
     LIMIT.store(limit, Relaxed);
