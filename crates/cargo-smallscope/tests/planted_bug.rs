@@ -44,6 +44,12 @@ fn beapi_finds_the_planted_bug_and_the_tests_it_writes_fail_until_it_is_fixed() 
 
     let graph = cargo_smallscope(&dir, &["beapi", "fixture-graph", "--scope", "2"]);
     assert_eq!(graph.code, 0, "{graph:?}");
+    // A field coverage suite of the same subject: a module beside BEAPI's.
+    let suite_run = cargo_smallscope(&dir, &["suite", "fixture-graph", "--engine", "beapi", "--scope", "3"]);
+    assert_eq!(suite_run.code, 0, "{suite_run:?}");
+    assert!(dir.join("tests/smallscope_fixture_graph/suite.rs").is_file(), "{suite_run:?}");
+    let suite_size = summary("fixture-graph", "suite")["suite_size"].as_u64().unwrap();
+    assert!(suite_size >= 2, "{suite_size}");
 
     let krate = ScratchCrate::open(&dir);
     let passing = krate.cargo_test_file("smallscope_fixture_lru_buggy");
@@ -54,7 +60,8 @@ fn beapi_finds_the_planted_bug_and_the_tests_it_writes_fail_until_it_is_fixed() 
     assert_eq!(failing.failed(), groups.len() as u64, "{}", failing.text);
     let graph_tests = krate.cargo_test_file("smallscope_fixture_graph");
     assert!(graph_tests.success, "{}", graph_tests.text);
-    assert_eq!(graph_tests.passed(), summary("fixture-graph", "beapi")["structures"].as_u64().unwrap());
+    let structures = summary("fixture-graph", "beapi")["structures"].as_u64().unwrap();
+    assert_eq!(graph_tests.passed(), structures + suite_size, "BEAPI's tests and the suite's");
 
     // The same run with the witnesses ignored: `cargo test` passes, and
     // `-- --ignored` runs them, failing.

@@ -84,6 +84,10 @@ pub struct BeapiArgs {
     /// (what `suite` runs each scope with).
     #[arg(long, hide = true)]
     pub field_graphs: bool,
+    /// Send each structure's canonical text in its event (what `suite`
+    /// matches a Korat suite's structures with).
+    #[arg(long, hide = true)]
+    pub canonical: bool,
     #[command(flatten)]
     pub run: RunArgs,
 }
@@ -135,7 +139,7 @@ impl BeapiArgs {
             config.time_limit = Some(smallscope::positive_seconds("--time-limit", seconds)?);
         }
         config.cache_dir = (!self.no_cache).then(|| self.cache_dir.clone());
-        config.record_canonical = self.run.out.is_some() || self.tests.any() || self.field_graphs;
+        config.record_canonical = self.run.out.is_some() || self.tests.any() || self.field_graphs || self.canonical;
         config.graphs = self.field_graphs;
         config.pictures = if self.run.out.is_some() { self.pictures } else { 0 };
         config.validate()?;

@@ -37,6 +37,11 @@ pub struct KoratArgs {
     /// Search sizes 1, 2, …, scope in turn, as one stream (what `suite` runs).
     #[arg(long, hide = true)]
     pub ascending: bool,
+    /// With --record, give each structure the canonical text of the API
+    /// value it converts to (a `compare` pairing's model; what `suite`
+    /// finds tests for).
+    #[arg(long, hide = true)]
+    pub canonical: bool,
     #[command(flatten)]
     pub run: RunArgs,
 }
@@ -86,6 +91,7 @@ impl KoratArgs {
             prune_eq_classes: !self.no_eq_pruning,
             record: self.run.out.is_some() || self.record,
             ascending: false,
+            canonical: self.canonical,
         };
         let (name, invariants, command) =
             (self.subject.clone(), (registration.invariants)(), Some(self.command(scope)));

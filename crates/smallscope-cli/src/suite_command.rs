@@ -14,11 +14,19 @@
 //! - BEAPI's scope also bounds values, so each small scope is a run of
 //!   its own, then the target's.
 //!
+//! The kept structures become Rust tests through the emission BEAPI has:
+//! each test rebuilds one structure by the calls that make it. A Korat
+//! suite gets them when its model is a `compare` pairing's (`bst`, `avl`,
+//! `binheap`, …): its structures carry the canonical text of the API value
+//! they convert to, and a BEAPI run at the target scope, after the suite,
+//! finds the calls that build each. Structures the API cannot build at that
+//! scope, and every Korat model without an API, are in `suite.jsonl`.
+//!
 //! The seconds reported are generation time: each run's, from its engine's
 //! start to the criterion's stop or the engine's end.
 
 use std::borrow::Cow;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -59,9 +67,11 @@ impl SuiteEngine {
 
 #[derive(clap::Args)]
 pub struct SuiteArgs {
-    /// A registered subject: a Korat model for `--engine korat`, an API
-    /// subject for `--engine beapi` (see `smallscope list`).
+    /// A registered subject: a Korat model for `--engine korat` (an API
+    /// subject with a `compare` pairing is one), an API subject for
+    /// `--engine beapi` (see `smallscope list`).
     pub subject: String,
+    /// The engine the suite is drawn from: `korat` (over the invariant) or `beapi` (over the API).
     #[arg(long, value_enum)]
     pub engine: SuiteEngine,
     /// What to keep and when to stop: `fet` (field-exhaustive), `fbt-l`,
@@ -76,25 +86,31 @@ pub struct SuiteArgs {
     /// Transcoping measures complete runs at scopes 1 to this (at most the scope less one).
     #[arg(long, default_value_t = 5)]
     pub small_scope: u32,
-    /// BEAPI: `auto`, `all`, or method names separated by commas.
+    /// BEAPI's builders: `auto`, `all`, or method names separated by
+    /// commas (with Korat, for the run that finds the tests' calls).
     #[arg(long, value_name = "auto|all|m1,m2")]
     pub builders: Option<String>,
-    /// BEAPI: write the kept structures as Rust tests into FILE.
+    /// Where BEAPI's identified builders are cached (as `beapi` does: `.smallscope/cache`).
+    #[arg(long, value_name = "DIR")]
+    pub cache_dir: Option<PathBuf>,
+    /// Write the kept structures as Rust tests into FILE (Korat: for a
+    /// model with an API, a `compare` pairing's; others get a note).
     #[arg(long, value_name = "FILE")]
     pub emit_tests: Option<PathBuf>,
-    /// BEAPI: each structure test also calls PATH(&structure), a check of
-    /// your own (e.g. the methods under test, against a model).
+    /// Each structure test also calls PATH(&structure), a check of your
+    /// own (e.g. the methods under test, against a model).
     #[arg(long, value_name = "PATH")]
     pub check_with: Option<String>,
     /// How the summary is printed: `text`, or `json` (as `summary.json`).
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
     /// Write `summary.json`, `report.html`, `field-sizes.svg` and the suite
-    /// (`suite_tests.rs` for BEAPI, `suite.jsonl` for Korat) into DIR.
+    /// (`suite_tests.rs`, and for Korat `suite.jsonl`) into DIR.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Stop the code under test when a worker's memory passes this many
-    /// MiB. Default: half the machine's memory.
+    /// Stop the code under test when the worker's memory passes this many
+    /// MiB: an `out-of-memory` failure (and the end of the run when the
+    /// memory grew over many calls). Default: half the machine's memory.
     #[arg(long, value_name = "MIB")]
     pub memory_limit_mb: Option<u64>,
 }
@@ -109,13 +125,22 @@ impl SuiteArgs {
         }
         match self.engine {
             SuiteEngine::Korat => {
-                find_korat_subject(&self.subject).ok_or_else(|| {
+                let model = find_korat_subject(&self.subject).ok_or_else(|| {
                     let known: Vec<&str> =
                         smallscope::korat::registered_korat_subjects().iter().map(|r| r.name).collect();
                     crate::unknown("Korat subject", &self.subject, &known)
                 })?;
-                if self.builders.is_some() || self.emit_tests.is_some() || self.check_with.is_some() {
-                    return Err(BadInput("--builders, --emit-tests and --check-with are for --engine beapi".into()));
+                // Without an API there are no tests (a note says so), and
+                // nothing for these two to act on.
+                if !model.converts && (self.builders.is_some() || self.check_with.is_some()) {
+                    let with_api: Vec<&str> =
+                        smallscope::compare::registered_comparisons().iter().map(|c| c.name).collect();
+                    return Err(BadInput(format!(
+                        "--builders and --check-with need a subject with an API: the Korat model \
+                         `{}` has none (Korat models with one: {})",
+                        self.subject,
+                        with_api.join(", ")
+                    )));
                 }
             }
             SuiteEngine::Beapi => {
@@ -144,26 +169,62 @@ impl SuiteArgs {
         command
     }
 
+    /// Whether the kept structures become Rust tests (Korat: only through an API).
+    fn tests(&self) -> bool {
+        let wanted = self.out.is_some() || self.emit_tests.is_some();
+        wanted
+            && match self.engine {
+                SuiteEngine::Korat => find_korat_subject(&self.subject).is_some_and(|model| model.converts),
+                SuiteEngine::Beapi => true,
+            }
+    }
+
     /// The command line of the run at `scope`, as its workers get it.
     fn scope_args(&self, scope: u32, options: &RunOptions) -> Vec<String> {
-        let mut args = Vec::new();
-        if let Some(timeout) = options.call_timeout {
-            args.extend(["--call-timeout".to_owned(), timeout.as_secs_f64().to_string()]);
-        }
         let scope = scope.to_string();
+        let mut args = timeout_args(options);
         match self.engine {
             SuiteEngine::Korat => {
                 let run = ["korat", &self.subject, "--scope", &scope, "--record", "--ascending"];
                 args.extend(run.map(str::to_owned));
+                if self.tests() {
+                    args.push("--canonical".to_owned());
+                }
             }
             SuiteEngine::Beapi => {
-                args.extend(["beapi", &self.subject, "--scope", &scope, "--field-graphs"].map(str::to_owned));
-                if let Some(builders) = &self.builders {
-                    args.extend(["--builders".to_owned(), builders.clone()]);
-                }
+                args.extend(self.beapi_args(&scope));
+                args.push("--field-graphs".to_owned());
             }
         }
         args
+    }
+
+    /// The command line of the BEAPI run that finds a Korat suite's calls.
+    fn api_args(&self, scope: u32, options: &RunOptions) -> Vec<String> {
+        let mut args = timeout_args(options);
+        args.extend(self.beapi_args(&scope.to_string()));
+        args.push("--canonical".to_owned());
+        args
+    }
+
+    /// A BEAPI run at `scope`, with the given builders.
+    fn beapi_args(&self, scope: &str) -> Vec<String> {
+        let mut args: Vec<String> = ["beapi", &self.subject, "--scope", scope].map(str::to_owned).into();
+        if let Some(builders) = &self.builders {
+            args.extend(["--builders".to_owned(), builders.clone()]);
+        }
+        if let Some(dir) = &self.cache_dir {
+            args.push(format!("--cache-dir={}", dir.display()));
+        }
+        args
+    }
+}
+
+/// The call timeout every run of a suite is given.
+fn timeout_args(options: &RunOptions) -> Vec<String> {
+    match options.call_timeout {
+        Some(timeout) => vec!["--call-timeout".to_owned(), timeout.as_secs_f64().to_string()],
+        None => Vec::new(),
     }
 }
 
@@ -286,8 +347,9 @@ struct Gathered {
     failures: u64,
     scopes: Vec<ScopeMeasure>,
     notes: Vec<String>,
-    /// The target scope's BEAPI report, for its tests.
-    target_report: Option<BeapiReport>,
+    /// The BEAPI report the tests come from, its scope, and the structures
+    /// (by index) the tests rebuild: the target's for a BEAPI suite.
+    target_report: Option<(u32, BeapiReport, BTreeSet<usize>)>,
     /// Why a run ended the suite from outside (Ctrl-C, a smallscope problem).
     stop: Option<Stop>,
     exit: Option<ExitCode>,
@@ -311,17 +373,13 @@ fn run_watched<F: Fold + Clone + Send + 'static>(
     let mut finished = crate::run::run_observed(job, options, &mut watch)?;
     // A run that ended without saying so (interrupted) counts until now.
     watch.count_time();
-    finished.staging.close(true)?;
+    settle(&mut finished, watch.gathered)?;
     if let Some(error) = watch.error {
         return Err(BadInput(format!("transcoping from the small scopes: {error}")).into());
     }
     if watch.without_graph > 0 {
         let note = format!("{} structures at scope {} came without a graph", watch.without_graph, watch.scope);
         watch.gathered.notes.push(note);
-    }
-    if finished.signal.is_some() || finished.trouble.is_some() {
-        watch.gathered.stop = Some(Stop::Interrupted);
-        watch.gathered.exit = Some(finished.exit_code(false));
     }
     Ok(finished)
 }
@@ -336,15 +394,17 @@ pub fn run(args: &SuiteArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
     finish(args, suite, gathered)
 }
 
-fn options_for(args: &SuiteArgs, scope: u32, options: &RunOptions) -> RunOptions {
-    let worker_args = args.scope_args(scope, options).into_iter().map(OsString::from).collect();
+/// A suite's run, its workers started with `worker`.
+fn worker_options(worker: &[String], options: &RunOptions) -> RunOptions {
+    let worker_args = worker.iter().map(OsString::from).collect();
     RunOptions { structures: true, out: None, resume: false, worker_args: Some(worker_args), ..options.clone() }
 }
 
 /// Korat: sizes 1 to the scope in turn, one run.
 fn korat_suite(args: &SuiteArgs, options: &RunOptions, suite: &mut Suite) -> anyhow::Result<Gathered> {
     let mut gathered = Gathered::default();
-    let Command::Korat(korat) = command_of(&args.scope_args(args.scope, options))? else {
+    let worker = args.scope_args(args.scope, options);
+    let Command::Korat(korat) = command_of(&worker)? else {
         unreachable!("a korat command line");
     };
     let spaces = (1..=args.scope).map(|size| korat.space(size)).collect::<Result<Vec<_>, _>>()?;
@@ -360,9 +420,61 @@ fn korat_suite(args: &SuiteArgs, options: &RunOptions, suite: &mut Suite) -> any
         without_graph: 0,
         error: None,
     };
-    let finished: Finished<KoratReport> = run_watched(korat.job()?, &options_for(args, args.scope, options), watch)?;
+    let finished: Finished<KoratReport> = run_watched(korat.job()?, &worker_options(&worker, options), watch)?;
     gathered.failures += finished.fold.failures.iter().map(|f| f.count).sum::<u64>();
+    if args.tests() && gathered.stop.is_none() {
+        // Some structures are built only through larger ones (red-black
+        // trees after removals): larger scopes are tried as `compare`
+        // rechecks them, until BEAPI builds every kept structure.
+        let recheck = smallscope::compare::find_comparison(&args.subject).map_or(0, |c| c.recheck);
+        for scope in args.scope..=args.scope + recheck {
+            let Some(report) = api_report(args, scope, options, &mut gathered)? else { break };
+            let (only, unbuilt) = built_by_api(&report, &gathered.kept);
+            gathered.target_report = Some((scope, report, only));
+            if unbuilt == 0 {
+                break;
+            }
+        }
+    }
     Ok(gathered)
+}
+
+/// The BEAPI run at `scope` whose call sequences rebuild a Korat suite's
+/// structures; `None` when it was interrupted.
+fn api_report(
+    args: &SuiteArgs,
+    scope: u32,
+    options: &RunOptions,
+    gathered: &mut Gathered,
+) -> anyhow::Result<Option<BeapiReport>> {
+    let worker = args.api_args(scope, options);
+    let Command::Beapi(beapi) = command_of(&worker)? else {
+        unreachable!("a beapi command line");
+    };
+    let mut finished: Finished<BeapiReport> =
+        crate::run::run_observed(beapi.job()?, &worker_options(&worker, options), &mut ())?;
+    settle(&mut finished, gathered)?;
+    if gathered.stop.is_some() {
+        return Ok(None);
+    }
+    let report = std::mem::take(&mut finished.fold);
+    if report.stopped_early() {
+        gathered.notes.push(
+            "the BEAPI run that finds the tests' calls stopped early: structures it did not reach have no test".into(),
+        );
+    }
+    Ok(Some(report))
+}
+
+/// Closes a finished run's staging, and notes a stop from outside
+/// (Ctrl-C, a smallscope problem), which ends the suite.
+fn settle<F>(finished: &mut Finished<F>, gathered: &mut Gathered) -> anyhow::Result<()> {
+    finished.staging.close(true)?;
+    if finished.signal.is_some() || finished.trouble.is_some() {
+        gathered.stop = Some(Stop::Interrupted);
+        gathered.exit = Some(finished.exit_code(false));
+    }
+    Ok(())
 }
 
 /// BEAPI: each small scope a run of its own, then the target.
@@ -378,7 +490,8 @@ fn beapi_suite(args: &SuiteArgs, options: &RunOptions, suite: &mut Suite) -> any
         } else {
             suite.start_scope();
         }
-        let Command::Beapi(beapi) = command_of(&args.scope_args(scope, options))? else {
+        let worker = args.scope_args(scope, options);
+        let Command::Beapi(beapi) = command_of(&worker)? else {
             unreachable!("a beapi command line");
         };
         let watch = CriterionWatch {
@@ -392,14 +505,15 @@ fn beapi_suite(args: &SuiteArgs, options: &RunOptions, suite: &mut Suite) -> any
             without_graph: 0,
             error: None,
         };
-        let mut finished: Finished<BeapiReport> = run_watched(beapi.job()?, &options_for(args, scope, options), watch)?;
+        let mut finished: Finished<BeapiReport> = run_watched(beapi.job()?, &worker_options(&worker, options), watch)?;
         let report = std::mem::take(&mut finished.fold);
         gathered.failures += report.failure_count();
         if report.stopped_early() && !target && gathered.stop.is_none() {
             gathered.notes.push(format!("the run at small scope {scope} stopped early: its measure is incomplete"));
         }
         if target {
-            gathered.target_report = Some(report);
+            let only = gathered.kept.iter().map(|(_, found)| found.index as usize).collect();
+            gathered.target_report = Some((scope, report, only));
             gathered.scopes.push(suite.measure(scope));
         } else if gathered.stop.is_some() {
             break;
@@ -449,6 +563,14 @@ fn finish(args: &SuiteArgs, mut suite: Suite, gathered: Gathered) -> anyhow::Res
     let stopped_by = suite.stopped().unwrap_or(StoppedBy::Exhausted);
     let mut notes = gathered.notes;
     notes.extend(prediction_notes(&suite, seconds));
+    if let (SuiteEngine::Korat, Some((scope, report, _))) = (args.engine, &gathered.target_report) {
+        notes.push(tests_note(report, &gathered.kept, *scope));
+    } else if args.engine == SuiteEngine::Korat && (args.out.is_some() || args.emit_tests.is_some()) && !args.tests() {
+        notes.push(format!(
+            "no Rust tests: the Korat model `{}` does not convert to an API type; suite.jsonl has the structures",
+            args.subject
+        ));
+    }
     if interrupted {
         notes.push("interrupted: the suite holds what was kept before".into());
     }
@@ -478,15 +600,17 @@ fn finish(args: &SuiteArgs, mut suite: Suite, gathered: Gathered) -> anyhow::Res
         replay: replay.clone(),
         files: Vec::new(),
     };
-    let tests = gathered.target_report.as_ref().map(|report| suite_tests(args, report, &gathered.kept, &replay));
+    let tests = gathered.target_report.as_ref().map(|(_, report, only)| suite_tests(args, report, only, &replay));
     if let (Some(path), Some(tests)) = (&args.emit_tests, &tests) {
         crate::test_files::write_test_file(path, tests)?;
     }
     if let Some(out) = &args.out {
         let mut files = Vec::new();
-        match tests {
-            Some(tests) => files.push(("suite_tests.rs".to_owned(), tests.into_bytes())),
-            None => files.push(("suite.jsonl".to_owned(), candidate_lines(&gathered.kept)?)),
+        if let Some(tests) = tests {
+            files.push(("suite_tests.rs".to_owned(), tests.into_bytes()));
+        }
+        if args.engine == SuiteEngine::Korat {
+            files.push(("suite.jsonl".to_owned(), candidate_lines(&gathered.kept)?));
         }
         let plot = crate::report::field_size_plot(&summary);
         if let Ok(svg) = &plot {
@@ -509,10 +633,39 @@ fn finish(args: &SuiteArgs, mut suite: Suite, gathered: Gathered) -> anyhow::Res
     }))
 }
 
-/// The kept BEAPI structures as a Rust test file.
-fn suite_tests(args: &SuiteArgs, report: &BeapiReport, kept: &[(u32, StructureFound)], replay: &str) -> String {
+/// The structures of BEAPI's `report` that Korat kept (matched by
+/// canonical text), and how many kept structures BEAPI did not build.
+fn built_by_api(report: &BeapiReport, kept: &[(u32, StructureFound)]) -> (BTreeSet<usize>, usize) {
+    let by_text: HashMap<&str, usize> = report
+        .counted_structures()
+        .filter_map(|(index, structure)| Some((structure.canonical.as_deref()?, index)))
+        .collect();
+    let texts = kept.iter().filter_map(|(_, found)| found.canonical.as_deref());
+    let (built, unbuilt): (Vec<&str>, Vec<&str>) = texts.partition(|text| by_text.contains_key(text));
+    (built.iter().map(|text| by_text[text]).collect(), unbuilt.len())
+}
+
+/// What became of a Korat suite's structures as Rust tests.
+fn tests_note(report: &BeapiReport, kept: &[(u32, StructureFound)], scope: u32) -> String {
+    let (tests, unbuilt) = built_by_api(report, kept);
+    let tests = tests.len();
+    let unconverted = kept.iter().filter(|(_, found)| found.canonical.is_none()).count();
+    let mut note = format!(
+        "Rust tests rebuild {tests} of the {} kept structures through the API (calls found by BEAPI at scope {scope})",
+        kept.len()
+    );
+    if unbuilt > 0 {
+        note.push_str(&format!("; {unbuilt} the API does not build there are in suite.jsonl only"));
+    }
+    if unconverted > 0 {
+        note.push_str(&format!("; converting {unconverted} to the API's type panicked"));
+    }
+    note
+}
+
+/// The kept structures (`only`, by index in BEAPI's `report`) as a Rust test file.
+fn suite_tests(args: &SuiteArgs, report: &BeapiReport, only: &BTreeSet<usize>, replay: &str) -> String {
     let subject = find_subject(&args.subject).expect("checked").subject();
-    let only: BTreeSet<usize> = kept.iter().map(|(_, found)| found.index as usize).collect();
     let mut command = replay.to_owned();
     if let Some(path) = &args.emit_tests {
         command.push_str(&format!(" --emit-tests {}", path.display()));
@@ -524,7 +677,7 @@ fn suite_tests(args: &SuiteArgs, report: &BeapiReport, kept: &[(u32, StructureFo
         command,
         omit: report.config.as_ref().map(|c| c.omit.clone()).unwrap_or_default(),
         has_rep_ok: subject.has_rep_ok(),
-        only: Some(only),
+        only: Some(only.clone()),
         check: args.check_with.clone(),
         ..RustTestOptions::default()
     };

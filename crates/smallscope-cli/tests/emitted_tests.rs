@@ -29,22 +29,27 @@ fn emit(subject: &str, scope: &str, builders: &str, tests_dir: &Path) -> u64 {
     summary["structures"].as_u64().unwrap()
 }
 
-/// Emits the tests of a field coverage suite of `subject`; returns the suite size.
-fn emit_suite(subject: &str, criterion: &str, scope: &str, tests_dir: &Path) -> u64 {
-    let file = tests_dir.join(format!("{}_suite.rs", subject.replace('-', "_")));
+/// Emits the tests of a field coverage suite of `subject` drawn from
+/// `engine`; returns the suite size, which is the number of tests.
+fn emit_suite(subject: &str, engine: &str, criterion: &str, scope: &str, tests_dir: &Path) -> u64 {
+    let file = tests_dir.join(format!("{}_{engine}_suite.rs", subject.replace('-', "_")));
     let output = Command::new(env!("CARGO_BIN_EXE_smallscope"))
-        .args(["suite", subject, "--engine", "beapi", "--criterion", criterion, "--scope", scope, "--format", "json"])
+        .args(["suite", subject, "--engine", engine, "--criterion", criterion, "--scope", scope, "--format", "json"])
         .arg("--emit-tests")
         .arg(&file)
         // A check of the user's own, called on every rebuilt structure.
         .args(["--check-with", "smallscope::heap::canonical_text"])
+        .arg("--cache-dir")
+        .arg(tests_dir.with_file_name("builder-cache"))
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
     let text = std::fs::read_to_string(&file).unwrap();
     assert!(text.contains("smallscope::heap::canonical_text(&s"), "{text}");
     let summary: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
-    summary["suite_size"].as_u64().unwrap()
+    let size = summary["suite_size"].as_u64().unwrap();
+    assert_eq!(text.matches("#[test]").count() as u64, size, "{text}");
+    size
 }
 
 #[test]
@@ -59,7 +64,9 @@ fn generated_tests_compile_and_pass() {
     expected += emit("ncl", "3", "all", &krate.tests_dir());
     expected += emit("rbt-bug-fixup", "4", "new,add,remove", &krate.tests_dir());
     // A transcoped suite: only the structures that added field values.
-    expected += emit_suite("avl", "fbt-a", "5", &krate.tests_dir());
+    expected += emit_suite("avl", "beapi", "fbt-a", "5", &krate.tests_dir());
+    // A Korat suite, each structure rebuilt by the calls BEAPI found for it.
+    expected += emit_suite("binheap", "korat", "fbt-a", "5", &krate.tests_dir());
 
     let run = krate.cargo_test(&[]);
     assert!(run.success, "{}", run.text);

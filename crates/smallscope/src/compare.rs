@@ -794,6 +794,9 @@ pub struct CompareRegistration {
     pub recheck: u32,
     /// Runs the comparison with the named invariant.
     pub run: fn(u32, &str, &CompareOptions) -> Result<Comparison, CompareError>,
+    /// The model as a Korat subject, with the first invariant, converting
+    /// its structures to the API's (what `suite --engine korat` runs).
+    pub model: crate::korat::KoratRegistration,
 }
 
 inventory::collect!(CompareRegistration);
@@ -849,6 +852,16 @@ macro_rules! compare_subject {
                         $crate::compare::compare::<$subject, $model>(scope, rep_ok, $convert, options)?;
                     comparison.invariant = invariant.to_owned();
                     ::core::result::Result::Ok(comparison)
+                },
+                model: $crate::korat::KoratRegistration {
+                    name: $name,
+                    space: $crate::korat::space::<$model>,
+                    invariants: || {
+                        let first: [for<'c> fn(<$model as $crate::korat::Model>::View<'c>) -> bool; 1] =
+                            [[$($rep_ok),+][0]];
+                        ::std::sync::Arc::new($crate::korat::converting::<$model, $subject>(first[0], $convert))
+                    },
+                    converts: true,
                 },
             }
         }

@@ -258,7 +258,14 @@ fn random_resumes_from_any_commit_to_the_same_end() {
 #[test]
 fn korat_resumes_from_any_part_to_the_same_end() {
     for threads in [1, 2] {
-        let settings = KoratSettings { scope: 6, threads, prune_eq_classes: true, record: true, ascending: false };
+        let settings = KoratSettings {
+            scope: 6,
+            threads,
+            prune_eq_classes: true,
+            record: true,
+            ascending: false,
+            canonical: false,
+        };
         let space = korat::space::<Tree>(6).unwrap();
         let job =
             KoratJob::new("test-tree".into(), space, Arc::new(korat::from_fn::<Tree>(plain_tree)), settings, None);
@@ -305,7 +312,14 @@ fn a_random_call_that_never_returns_is_a_hang_and_the_run_goes_on() {
 #[test]
 fn a_korat_rep_ok_that_never_returns_is_a_hang_and_the_search_goes_on() {
     let plain = korat::run::<Tree>(3, korat::from_fn::<Tree>(plain_tree)).unwrap();
-    let settings = KoratSettings { scope: 3, threads: 1, prune_eq_classes: true, record: false, ascending: false };
+    let settings = KoratSettings {
+        scope: 3,
+        threads: 1,
+        prune_eq_classes: true,
+        record: false,
+        ascending: false,
+        canonical: false,
+    };
     let job = KoratJob::new(
         "test-sleepy-tree".into(),
         korat::space::<Tree>(3).unwrap(),

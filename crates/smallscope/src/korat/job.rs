@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use super::search::{CandidateFailure, Invariants, PartedSearch, SearchOptions};
 use super::space::{SlotDomain, Space};
+use super::Candidate;
 use super::NULL_VALUE;
 use crate::events::{
     Configuration, Counts, Event, Failure, FailureGroups, FailureKind, Fold, Input, LevelStats, Progress, Rebuild,
@@ -34,6 +35,11 @@ pub struct KoratSettings {
     /// coverage suite transcopes from).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub ascending: bool,
+    /// With `record`, give each structure the canonical text of the API
+    /// value it converts to (see [`Invariants::canonical`]), so that a
+    /// suite can find the call sequences that build it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub canonical: bool,
 }
 
 /// Where a Korat run is at a commit.
@@ -196,6 +202,34 @@ impl KoratJob {
     }
 }
 
+/// When a search commits: after enough candidates or time, not after every
+/// part. A commit costs a pipe write and the supervisor's fold, and the
+/// small sizes of an ascending run have thousands of tiny parts.
+struct CommitCadence {
+    explored: u64,
+    at: Instant,
+}
+
+impl CommitCadence {
+    /// Candidates between commits: a few milliseconds of search.
+    const CANDIDATES: u64 = 16_384;
+    /// The longest wait for a commit, so that slow invariants still show progress.
+    const WAIT: std::time::Duration = std::time::Duration::from_millis(100);
+
+    fn new(explored: u64) -> Self {
+        CommitCadence { explored, at: Instant::now() }
+    }
+
+    /// Whether to commit now, `explored` candidates in; if so, counts from here.
+    fn due(&mut self, explored: u64) -> bool {
+        let due = explored - self.explored >= Self::CANDIDATES || self.at.elapsed() >= Self::WAIT;
+        if due {
+            *self = CommitCadence::new(explored);
+        }
+        due
+    }
+}
+
 /// Sends where the run is, for a resumed run to carry on from, and commits.
 fn commit_progress(
     out: &mut dyn Sink,
@@ -258,6 +292,12 @@ impl Job for KoratJob {
         let classes_before: BTreeSet<u64> = resumed.map(|r| r.classes.clone()).unwrap_or_default();
         let mut classes = classes_before;
         let record = self.settings.record;
+        let canonical = self.settings.canonical;
+        let invariants = &*self.invariants;
+        let keep = |candidate: &Candidate| {
+            let text = canonical.then(|| invariants.canonical(candidate)).flatten();
+            record.then(|| (candidate.values().to_vec(), text))
+        };
         let ascending = self.settings.ascending;
         let seconds = |started: &Instant| seconds_before + started.elapsed().as_secs_f64();
         let mut complete = true;
@@ -283,8 +323,11 @@ impl Job for KoratJob {
             let level_started = Instant::now();
             let mut all_parts = None;
             let mut done = if resuming { parts_done } else { 0 };
-            search.run(&|candidate| record.then(|| candidate.values().to_vec()), &mut |report| {
-                let mut new_classes = Vec::new();
+            let mut cadence = CommitCadence::new(counts.explored);
+            let mut pending = None;
+            search.run(&keep, &mut |report| {
+                // Classes first covered since the last commit, over the parts not committed.
+                let mut new_classes = pending.take().map_or_else(Vec::new, |r: super::Resume| r.classes);
                 if let Some(outcome) = report.outcome {
                     counts.explored += outcome.stats.explored;
                     counts.structures += outcome.stats.found;
@@ -293,12 +336,12 @@ impl Job for KoratJob {
                             new_classes.push(class);
                         }
                     }
-                    for values in outcome.found {
+                    for (values, canonical) in outcome.found {
                         out.event(Event::Structure(StructureFound {
                             index: structures,
                             level,
                             fingerprint: None,
-                            canonical: None,
+                            canonical,
                             rebuild: Rebuild::Candidate(Self::decode(space, &values)),
                             variant: false,
                             picture: None,
@@ -322,8 +365,17 @@ impl Job for KoratJob {
                     structures_before,
                     explored_before,
                 };
-                commit_progress(out, seconds(&started), &counts, &groups, resume);
+                match cadence.due(counts.explored) {
+                    true => {
+                        pending = None;
+                        commit_progress(out, seconds(&started), &counts, &groups, resume);
+                    }
+                    false => pending = Some(resume),
+                }
             });
+            if let Some(resume) = pending {
+                commit_progress(out, seconds(&started), &counts, &groups, resume);
+            }
             complete = all_parts.is_none_or(|parts| done >= parts);
             if !complete {
                 break;

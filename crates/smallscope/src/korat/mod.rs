@@ -146,6 +146,28 @@ pub fn from_fn<T: Model>(rep_ok: for<'c> fn(T::View<'c>) -> bool) -> impl Invari
     FromFn::<T>(rep_ok)
 }
 
+/// Invariants of a model that converts to an API type `T` (a `compare`
+/// pairing's): [`Invariants::canonical`] converts a valid candidate and
+/// linearizes the value, as BEAPI does its structures, so that the two
+/// engines' structures can be matched by their text.
+pub fn converting<M: Model, T: crate::Heap + 'static>(
+    rep_ok: for<'c> fn(M::View<'c>) -> bool,
+    convert: for<'c> fn(M::View<'c>) -> T,
+) -> impl Invariants + Send + Sync + 'static {
+    struct Converting<M: Model, T>(for<'c> fn(M::View<'c>) -> bool, for<'c> fn(M::View<'c>) -> T);
+    impl<M: Model, T: crate::Heap + 'static> Invariants for Converting<M, T> {
+        fn rep_ok(&self, candidate: &Candidate) -> bool {
+            (self.0)(M::root(candidate))
+        }
+        fn canonical(&self, candidate: &Candidate) -> Option<String> {
+            let code = crate::runner::UserCode::new(crate::events::During::Convert, 0);
+            let value = crate::runner::run_captured(code, || (self.1)(M::root(candidate))).ok()?;
+            Some(crate::heap::canonical_text(&value))
+        }
+    }
+    Converting::<M, T>(rep_ok, convert)
+}
+
 /// Invariants with Korat+'s equivalence classes: `eq_class` is run, with its
 /// reads logged, on every valid candidate.
 pub fn with_eq_class<T: Model>(
@@ -169,8 +191,14 @@ pub fn with_eq_class<T: Model>(
 /// return within 10 s a `hang` failure, and the search goes on past both.
 pub fn run<T: Model>(n: i64, invariants: impl Invariants + Send + Sync + 'static) -> Result<KoratReport, RunError> {
     let space = space::<T>(n).map_err(|e| crate::ConfigError::Invalid(format!("finitization at {n}: {e}")))?;
-    let settings =
-        KoratSettings { scope: n.max(0) as u32, threads: 1, prune_eq_classes: true, record: false, ascending: false };
+    let settings = KoratSettings {
+        scope: n.max(0) as u32,
+        threads: 1,
+        prune_eq_classes: true,
+        record: false,
+        ascending: false,
+        canonical: false,
+    };
     let job = KoratJob::new(std::any::type_name::<T>().to_owned(), space, Arc::new(invariants), settings, None);
     crate::runner::run_in_thread(Arc::new(job) as Arc<dyn Job<Fold = KoratReport>>, Some(DEFAULT_CALL_TIMEOUT), &mut ())
 }

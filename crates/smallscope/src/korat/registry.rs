@@ -1,5 +1,7 @@
 //! Korat subjects registered with [`korat_subject!`](crate::korat_subject),
-//! found at run time through `inventory`.
+//! found at run time through `inventory`, and the models of the `compare`
+//! pairings ([`compare_subject!`](crate::compare_subject)), which are Korat
+//! subjects too, under the pairing's name, unless a Korat subject has it.
 
 use std::sync::Arc;
 
@@ -11,20 +13,31 @@ pub struct KoratRegistration {
     /// The space of the stock finitization `fin(n)`.
     pub space: fn(i64) -> Result<Arc<Space>, String>,
     pub invariants: fn() -> Arc<dyn Invariants + Send + Sync>,
+    /// Whether the model converts to the API subject of the same name (a
+    /// pairing's model): its invariants give [`Invariants::canonical`].
+    pub converts: bool,
 }
 
 inventory::collect!(KoratRegistration);
 
 /// Every registered Korat subject, sorted by name.
 pub fn registered_korat_subjects() -> Vec<&'static KoratRegistration> {
-    let mut all: Vec<_> = inventory::iter::<KoratRegistration>.into_iter().collect();
-    all.sort_by_key(|r| r.name);
+    let own = inventory::iter::<KoratRegistration>.into_iter();
+    let pairings = crate::compare::registered_comparisons().into_iter().map(|c| &c.model);
+    let mut all: Vec<&KoratRegistration> = own.chain(pairings).collect();
+    // Stable: a Korat subject comes before a pairing of the same name.
+    all.sort_by_key(|r| (r.name, r.converts));
+    all.dedup_by_key(|r| r.name);
     all
 }
 
-/// The Korat subject registered as `name`.
+/// The Korat subject registered as `name`, else the model of the pairing
+/// of that name.
 pub fn find_korat_subject(name: &str) -> Option<&'static KoratRegistration> {
-    inventory::iter::<KoratRegistration>.into_iter().find(|r| r.name == name)
+    inventory::iter::<KoratRegistration>
+        .into_iter()
+        .find(|r| r.name == name)
+        .or_else(|| crate::compare::find_comparison(name).map(|c| &c.model))
 }
 
 /// Registers a Korat subject for the command line:
@@ -38,6 +51,7 @@ macro_rules! korat_subject {
                 name: $name,
                 space: $crate::korat::space::<$model>,
                 invariants: || ::std::sync::Arc::new($crate::korat::from_fn::<$model>($rep_ok)),
+                converts: false,
             }
         }
     };
@@ -47,6 +61,7 @@ macro_rules! korat_subject {
                 name: $name,
                 space: $crate::korat::space::<$model>,
                 invariants: || ::std::sync::Arc::new($crate::korat::with_eq_class::<$model>($rep_ok, $eq_class)),
+                converts: false,
             }
         }
     };

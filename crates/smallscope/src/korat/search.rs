@@ -51,6 +51,12 @@ pub trait Invariants {
     fn eq_class(&self, _candidate: &Candidate) -> Option<u64> {
         None
     }
+    /// The canonical text of the API value a valid candidate stands for,
+    /// when the model converts to one (a `compare` pairing's model does);
+    /// `None` otherwise, or when the conversion panicked.
+    fn canonical(&self, _candidate: &Candidate) -> Option<String> {
+        None
+    }
 }
 
 /// How many parts a search is split into (at most): enough for uneven parts
