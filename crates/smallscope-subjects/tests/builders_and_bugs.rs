@@ -1,37 +1,95 @@
 //! Acceptance checks on the built-in subjects that go beyond counts:
-//! which builders hill climbing picks at scope 5 (as the BEAPI paper
-//! reports), and that planted bugs come with witnesses of minimal length,
-//! minimality proved here by a brute force over all shorter sequences that
-//! calls the API directly, not through the engine.
+//! which builders hill climbing and the genetic algorithm pick at scope 5
+//! (as the BEAPI and builders papers report), that those builders are
+//! sufficient and minimal by BEAPI's counts, and that planted bugs come
+//! with witnesses of minimal length, minimality proved here by a brute
+//! force over all shorter sequences that calls the API directly, not
+//! through the engine.
 
 use smallscope::beapi::BeapiConfig;
-use smallscope::builders::identify;
-use smallscope::{Beapi, Builders, Subject};
+use smallscope::builders::{identify, Genetic, Method};
+use smallscope::{Beapi, Builders, ConfigError, RunError, Subject};
 use smallscope_subjects::avl::AvlTree;
+use smallscope_subjects::binheap::BinomialHeap;
+use smallscope_subjects::bst::BinarySearchTree;
 use smallscope_subjects::ncl::{self, NodeCachingLinkedList};
 use smallscope_subjects::rbt::{self, RedBlackTree};
 
-fn builders_at_scope_5<T: Subject>() -> Vec<String> {
-    let config = BeapiConfig { scope: 5, builder_scope: 5, ..BeapiConfig::default() };
-    identify::<T>(&config, &[], None).unwrap().builders
+/// The builders `method` identifies at `scope`.
+fn builders_with<T: Subject>(method: Method, scope: u32) -> Vec<String> {
+    let config = BeapiConfig { scope, builder_scope: scope, ..BeapiConfig::default() };
+    identify::<T>(&config, method, &[], None).unwrap().builders
+}
+
+/// Hill climbing's builders, then the genetic algorithm's for the seeds
+/// below `seeds`, which must all be the same set. (`bench builders` runs
+/// seeds 0 to 4 on every subject; a debug build here takes a few.)
+fn both_methods<T: Subject>(seeds: u64, scope: u32) -> [Vec<String>; 2] {
+    let climbed = builders_with::<T>(Method::HillClimbing, scope);
+    let genetic = |seed| Method::Genetic(Genetic { seed, ..Genetic::default() });
+    let evolved: Vec<Vec<String>> = (0..seeds).map(|seed| builders_with::<T>(genetic(seed), scope)).collect();
+    assert!(evolved.iter().all(|set| *set == evolved[0]), "the GA differs between seeds: {evolved:?}");
+    [climbed, evolved[0].clone()]
+}
+
+/// BEAPI's structures at `scope` with `builders` (none without a constructor).
+fn structures<T: Subject>(builders: Builders, scope: u32) -> usize {
+    match Beapi::<T>::new().scope(scope).builders(builders).run() {
+        Ok(report) => report.structure_count(),
+        Err(RunError::Config(ConfigError::NoConstructor(_))) => 0,
+        Err(error) => panic!("{error}"),
+    }
+}
+
+/// Sufficient: as many structures as the whole API makes. Minimal: each
+/// one left out makes fewer.
+fn assert_sufficient_and_minimal<T: Subject>(builders: &[String], scope: u32) {
+    let all = structures::<T>(Builders::All, scope);
+    let named = |names: Vec<String>| structures::<T>(Builders::Named(names), scope);
+    assert_eq!(named(builders.to_vec()), all, "{builders:?} is not sufficient");
+    for left_out in builders {
+        let rest: Vec<String> = builders.iter().filter(|b| *b != left_out).cloned().collect();
+        assert!(named(rest) < all, "{left_out} is superfluous in {builders:?}");
+    }
+}
+
+/// Both methods' builders at `scope`, each checked sufficient and minimal there.
+fn sufficient_and_minimal_by_both<T: Subject>(seeds: u64, scope: u32) -> [Vec<String>; 2] {
+    let sets = both_methods::<T>(seeds, scope);
+    for set in &sets {
+        assert_sufficient_and_minimal::<T>(set, scope);
+    }
+    sets
 }
 
 #[test]
 fn red_black_trees_need_a_remove_builder() {
-    let builders = builders_at_scope_5::<RedBlackTree>();
-    assert!(builders.iter().any(|b| b.starts_with("remove") || b.starts_with("poll")), "{builders:?}");
+    for builders in sufficient_and_minimal_by_both::<RedBlackTree>(5, 5) {
+        assert!(builders.iter().any(|b| b.starts_with("remove") || b.starts_with("poll")), "{builders:?}");
+    }
 }
 
 #[test]
 fn avl_trees_need_only_the_constructor_and_an_add() {
-    assert_eq!(builders_at_scope_5::<AvlTree>(), ["new", "add"]);
+    for builders in both_methods::<AvlTree>(5, 5) {
+        assert_eq!(builders, ["new", "add"]);
+    }
+}
+
+#[test]
+fn search_trees_and_binomial_heaps_get_sufficient_minimal_builders() {
+    for builders in sufficient_and_minimal_by_both::<BinarySearchTree>(5, 5) {
+        assert_eq!(builders, ["new", "add"]);
+    }
+    sufficient_and_minimal_by_both::<BinomialHeap>(1, 5);
 }
 
 #[test]
 fn node_caching_lists_need_a_remove_builder_to_fill_the_cache() {
-    let builders = builders_at_scope_5::<NodeCachingLinkedList>();
-    assert!(builders.iter().any(|b| b.starts_with("remove")), "{builders:?}");
-    assert!(builders.iter().any(|b| b == "new"), "{builders:?}");
+    for builders in sufficient_and_minimal_by_both::<NodeCachingLinkedList>(2, 5) {
+        assert!(builders.iter().any(|b| b.starts_with("remove")), "{builders:?}");
+        assert!(builders.iter().any(|b| b == "new"), "{builders:?}");
+    }
 }
 
 /// One call of a brute-force sequence: an operation and its key.

@@ -18,6 +18,7 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use smallscope::beapi::StateStorage;
+use smallscope::builders::Method;
 use smallscope::emit::{rust_tests, RustTestOptions};
 use smallscope::events::{During, Failure, FailureKind, Stop};
 use smallscope::runner::{Control, Observer};
@@ -1285,7 +1286,7 @@ fn climb_config(builder_scope: u32, keys: i64) -> BeapiConfig {
 #[test]
 fn hill_climbing_picks_the_constructor_and_the_plain_add() {
     let config = climb_config(3, 2);
-    let identified = smallscope::builders::identify::<Climb>(&config, &[], None).unwrap();
+    let identified = smallscope::builders::identify::<Climb>(&config, Method::HillClimbing, &[], None).unwrap();
     // new over with_capacity (same structures, simpler parameters); add over
     // add_twice (more structures); nothing else adds a structure.
     assert_eq!(identified.builders, ["new", "add"]);
@@ -1301,11 +1302,13 @@ fn hill_climbing_picks_the_constructor_and_the_plain_add() {
 #[test]
 fn hill_climbing_ties_go_to_simpler_parameters() {
     // Two keys: add(x: u8) and add_flag(b: bool) make the same stacks; bool is simpler.
-    let identified = smallscope::builders::identify::<Flags>(&climb_config(3, 2), &[], None).unwrap();
+    let identified =
+        smallscope::builders::identify::<Flags>(&climb_config(3, 2), Method::HillClimbing, &[], None).unwrap();
     assert_eq!(identified.builders, ["new", "add_flag"]);
     assert_eq!(identified.structures as u64, powers(2, 0, 3));
     // Three keys: add makes more, so it wins.
-    let identified = smallscope::builders::identify::<Flags>(&climb_config(3, 3), &[], None).unwrap();
+    let identified =
+        smallscope::builders::identify::<Flags>(&climb_config(3, 3), Method::HillClimbing, &[], None).unwrap();
     assert_eq!(identified.builders, ["new", "add"]);
     assert_eq!(identified.structures as u64, powers(3, 0, 3));
 }
@@ -1315,17 +1318,17 @@ fn identified_builders_are_cached_per_config() {
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
     let dir = std::env::temp_dir().join(format!("smallscope-engine-test-{}-{nanos}", std::process::id()));
     let config = BeapiConfig { cache_dir: Some(dir.clone()), ..climb_config(3, 2) };
-    let first = smallscope::builders::identify_cached::<Climb>(&config, &[], None).unwrap();
+    let first = smallscope::builders::identify_cached::<Climb>(&config, Method::HillClimbing, &[], None).unwrap();
     assert!(!first.from_cache);
     let files: Vec<_> = walk_files(&dir);
     assert_eq!(files.len(), 1, "{files:?}");
-    let second = smallscope::builders::identify_cached::<Climb>(&config, &[], None).unwrap();
+    let second = smallscope::builders::identify_cached::<Climb>(&config, Method::HillClimbing, &[], None).unwrap();
     assert!(second.from_cache);
     assert_eq!(second.builders, first.builders);
     assert_eq!(second.structures, first.structures);
     // Another builder scope is another fitness: recomputed.
     let other = BeapiConfig { builder_scope: 2, ..config.clone() };
-    let third = smallscope::builders::identify_cached::<Climb>(&other, &[], None).unwrap();
+    let third = smallscope::builders::identify_cached::<Climb>(&other, Method::HillClimbing, &[], None).unwrap();
     assert!(!third.from_cache);
     assert_eq!(third.scope, 2);
     assert_eq!(third.structures as u64, powers(2, 0, 2));

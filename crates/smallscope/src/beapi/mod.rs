@@ -272,7 +272,8 @@ fn resolve_builders<T: Subject>(
         Builders::All => (T::operations().iter().map(|op| op.name.to_owned()).collect(), Vec::new(), 0.0),
         Builders::Named(names) => (names.clone(), Vec::new(), 0.0),
         Builders::Auto => {
-            let identified = crate::builders::identify_cached::<T>(config, killed, Some(stop))?;
+            let method = crate::builders::Method::HillClimbing;
+            let identified = crate::builders::identify_cached::<T>(config, method, killed, Some(stop))?;
             let note = match (identified.from_cache, identified.stopped) {
                 (true, _) => format!(
                     "builders read from the cache: identified at scope {} ({} structures there)",
@@ -294,32 +295,46 @@ fn resolve_builders<T: Subject>(
     })
 }
 
-/// Structures BEAPI makes with `builders` under `config`, and why it
-/// stopped: the search numbered `run` in addresses, stepping past `killed`
-/// inputs, and ending early when `stop` is raised. For builders
-/// identification, which runs many small searches inside one job.
-pub(crate) fn count_structures<T: Subject>(
+/// What a set of builders reaches at a scope: what builders
+/// identification scores a candidate set by.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+pub struct Reach {
+    /// Values in the field extensions of the structures made (with
+    /// `config.graphs`; else 0).
+    pub field_values: usize,
+    /// Structures made, variants included: a builder that only reaches
+    /// hidden state (a `remove` that fills a free list) counts.
+    pub structures: usize,
+}
+
+/// What BEAPI reaches with `builders` under `config`, and why it stopped:
+/// the search numbered `run` in addresses, stepping past `killed` inputs,
+/// and ending early when `stop` is raised. For builders identification,
+/// which runs many small searches inside one job.
+pub fn reach<T: Subject>(
     config: &BeapiConfig,
     builders: &[String],
     run: u64,
     killed: &[Killed],
     stop: Option<&StopFlag>,
-) -> Result<(usize, Stop), ConfigError> {
-    /// Counts structures; ignores the rest.
-    struct Count(usize);
+) -> Result<(Reach, Stop), ConfigError> {
+    /// Counts structures and gathers their field values; ignores the rest.
+    #[derive(Default)]
+    struct Count(usize, crate::heap::FieldExtensions);
     impl Sink for Count {
         fn event(&mut self, event: Event) {
-            // States, variants included: a builder that only reaches
-            // hidden state (a `remove` that fills a free list) is one.
-            if let Event::Structure(_) = event {
+            if let Event::Structure(found) = event {
                 self.0 += 1;
+                if let Some(graph) = &found.graph {
+                    self.1.add(graph);
+                }
             }
         }
     }
-    let mut count = Count(0);
+    let mut count = Count::default();
     let cx = Context { run, killed, stop, out: &mut count, replay: None };
     let stopped = Search::<T>::new(config, builders, cx)?.run();
-    Ok((count.0, stopped))
+    Ok((Reach { field_values: count.1.total(), structures: count.0 }, stopped))
 }
 
 /// The structures of `S` for a parameter `&S` of another subject's

@@ -1,19 +1,38 @@
-//! Builders identification by hill climbing (BEAPI paper, §3.3).
+//! Builders identification: which few methods of an API to build
+//! structures with, so that the engines reach larger scopes.
 //!
-//! The fitness of a set of methods is the number of distinct structures
-//! BEAPI makes with it at a small scope; ties go to fewer methods, then to
-//! simpler parameters. The climb starts from the best constructor and adds,
-//! one at a time, the method that helps most, while that strictly helps.
-//! Observers (methods that take `&self` only and return no structure) can
-//! never help, so they are not tried.
+//! A set of builders should be *sufficient* (it builds every structure
+//! within a small scope), *minimal* (no method in it is superfluous) and
+//! *simplest* (fewest and simplest parameters among equivalent sets). Both
+//! strategies score candidate sets with the same exact [`fitness`]: BEAPI
+//! runs at the small scope (`builder_scope`, default 5), counting field
+//! values and structures. Observers (methods that take `&self` only and
+//! return no structure) can never help and are left out of the search.
 //!
-//! Cost: at most `m` rounds of `m` BEAPI runs at the small scope (never
-//! more than the run's own scope), for `m` methods, each bounded by the
-//! run's `max_length`. Identification is part of the run: the run's time
-//! limit, memory limit and stop flag end it, and then the best set found so
-//! far is used (and not cached). Its seconds count in the run's. A complete
-//! result is cached per subject, keyed by its API and the settings that
-//! change the fitness, so later runs at larger scopes reuse it.
+//! - [`HillClimbing`] (`hc`, the BEAPI paper's): greedy, from the best
+//!   constructor, at most `m²` runs for `m` methods. Fast on small APIs;
+//!   can stop short when two methods only help together.
+//! - [`Genetic`] (`ga`, the builders paper's): a seeded genetic algorithm,
+//!   then a deterministic polish that makes the set minimal and picks the
+//!   earliest in API order among ties. More runs, in parallel; meant for
+//!   rich APIs (20 to 40 methods).
+//!
+//! Identification is part of the run that needs it: the run's time limit,
+//! memory limit and stop flag end it, and then the best set found so far
+//! is used (and not cached). A complete result is cached per subject,
+//! keyed by its API, the method and the settings that change the fitness,
+//! so later runs at larger scopes reuse it.
+//!
+//! `identify::<T>(&config, Method::Genetic(Genetic::default()), &[], None)` returns the
+//! [`Identified`] builders; the built-in subjects' tests show both methods at work.
+
+mod fitness;
+mod genetic;
+mod hill_climbing;
+
+pub use fitness::{Fitness, Scorer, Weights};
+pub use genetic::Genetic;
+pub use hill_climbing::HillClimbing;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -24,6 +43,54 @@ use crate::events::Stop;
 use crate::runner::{Killed, StopFlag};
 use crate::ConfigError;
 
+/// A way to choose builders from scored sets.
+pub trait Strategy {
+    /// The short name: `hc`, `ga`.
+    fn name(&self) -> &'static str;
+    /// The chosen set, by operation index, sorted.
+    fn choose(&self, scorer: &Scorer<'_>) -> Result<Choice, ConfigError>;
+}
+
+/// What a strategy chose.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Choice {
+    /// Operation indices, sorted.
+    pub set: Vec<usize>,
+    /// `None` when nothing was scored before a limit.
+    pub fitness: Option<Fitness>,
+    /// Set when a limit or the stop flag ended the search early.
+    pub stopped: Option<Stop>,
+}
+
+/// Which strategy to identify builders with.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Method {
+    HillClimbing,
+    Genetic(Genetic),
+}
+
+impl Method {
+    fn strategy(&self) -> &dyn Strategy {
+        match self {
+            Method::HillClimbing => &HillClimbing,
+            Method::Genetic(genetic) => genetic,
+        }
+    }
+
+    /// `hc` or `ga`.
+    pub fn name(&self) -> &'static str {
+        self.strategy().name()
+    }
+
+    /// What the cache keys a result by: the strategy and its parameters.
+    fn key(&self) -> String {
+        match self {
+            Method::HillClimbing => "hc".into(),
+            Method::Genetic(g) => format!("ga:{}:{}:{}:{}:{}", g.seed, g.generations, g.pop_size, g.c_rate, g.m_rate),
+        }
+    }
+}
+
 /// The outcome of identification.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Identified {
@@ -31,7 +98,22 @@ pub struct Identified {
     pub builders: Vec<String>,
     /// Structures they make at `scope`.
     pub structures: usize,
+    /// Field-extension values they reach at `scope`.
+    #[serde(default)]
+    pub field_values: usize,
+    /// The paper's fitness: field values plus the tie-break term.
+    #[serde(default)]
+    pub fitness: f64,
     pub scope: u32,
+    /// `hc` or `ga`.
+    #[serde(default = "hill_climbing_name")]
+    pub method: String,
+    /// Methods left out of the search as observers, by name.
+    #[serde(default)]
+    pub observers: Vec<String>,
+    /// Sets scored.
+    #[serde(default)]
+    pub evaluations: usize,
     /// Whether this came from the cache.
     #[serde(skip)]
     pub from_cache: bool,
@@ -44,110 +126,76 @@ pub struct Identified {
     pub stopped: Option<Stop>,
 }
 
-/// A candidate set of operations, by index into the API.
-#[derive(Clone)]
-struct Candidate {
-    ops: Vec<usize>,
-    structures: usize,
-    complexity: u32,
+fn hill_climbing_name() -> String {
+    "hc".into()
 }
 
-impl Candidate {
-    /// Better: more structures, then fewer methods, then simpler parameters.
-    fn beats(&self, other: &Candidate) -> bool {
-        (self.structures, std::cmp::Reverse(self.ops.len()), std::cmp::Reverse(self.complexity))
-            > (other.structures, std::cmp::Reverse(other.ops.len()), std::cmp::Reverse(other.complexity))
-    }
-}
-
-/// Identifies builders for `T`, without the cache. Each fitness search is
-/// numbered from 1 in addresses, so an input that killed an earlier attempt
-/// (`killed`) is stepped past. The run's time limit bounds identification
-/// as a whole, and so do memory pressure and `stop`: then the best set so
-/// far is returned, with [`Identified::stopped`] set.
+/// Identifies builders for `T` with `method`, without the cache. Each
+/// fitness search is numbered by its set in addresses, so an input that
+/// killed an earlier attempt (`killed`) is stepped past. The run's time
+/// limit bounds identification as a whole, and so do memory pressure and
+/// `stop`: then the best set so far is returned, with
+/// [`Identified::stopped`] set.
 pub fn identify<T: Subject>(
     config: &BeapiConfig,
+    method: Method,
     killed: &[Killed],
     stop: Option<&StopFlag>,
 ) -> Result<Identified, ConfigError> {
     let started = Instant::now();
     let infos: Vec<OperationInfo> = T::operations().iter().map(|op| op.info()).collect();
+    if !infos.iter().any(OperationInfo::is_constructor) {
+        return Err(ConfigError::SubjectWithoutConstructor);
+    }
     let mut small = config.clone();
     small.scope = config.identification_scope();
     small.builders = Builders::All;
     small.record_canonical = false;
     small.state_matching = true;
-    let mut runs = 0u64;
-    // A fitness that a limit cut short is not comparable: it ends the climb.
-    let mut fitness = |ops: &[usize]| -> Result<Result<Candidate, Stop>, ConfigError> {
+    small.graphs = true;
+    small.pictures = 0;
+    let measure = |set: &[usize], run: u64| {
+        if !set.iter().any(|&i| infos[i].is_constructor()) {
+            // Nothing to start from: it builds nothing.
+            return Ok(Ok(Default::default()));
+        }
+        let mut small = small.clone();
         if let Some(limit) = config.time_limit {
             match limit.checked_sub(started.elapsed()).filter(|left| !left.is_zero()) {
                 Some(left) => small.time_limit = Some(left),
                 None => return Ok(Err(Stop::TimeLimit)),
             }
         }
-        let names: Vec<String> = ops.iter().map(|&i| infos[i].name.to_owned()).collect();
-        runs += 1;
+        let names: Vec<String> = set.iter().map(|&i| infos[i].name.clone()).collect();
         // The search takes its builders from `names`, not from the config.
-        let (structures, stopped) = crate::beapi::count_structures::<T>(&small, &names, runs, killed, stop)?;
-        if stopped != Stop::Complete {
-            return Ok(Err(stopped));
-        }
-        let complexity = ops.iter().map(|&i| infos[i].complexity()).sum();
-        Ok(Ok(Candidate { ops: ops.to_vec(), structures, complexity }))
+        let (reach, stopped) = crate::beapi::reach::<T>(&small, &names, run, killed, stop)?;
+        Ok(match stopped {
+            Stop::Complete => Ok(reach),
+            other => Err(other),
+        })
     };
-    let constructors: Vec<usize> = (0..infos.len()).filter(|&i| infos[i].is_constructor()).collect();
-    if constructors.is_empty() {
-        return Err(ConfigError::SubjectWithoutConstructor);
-    }
-    let (mut current, mut stopped) = best_of(constructors.iter().map(|&c| vec![c]), &mut fitness)?;
-    while let (None, Some(base)) = (stopped, &current) {
-        let extensions = (0..infos.len()).filter(|m| !base.ops.contains(m) && infos[*m].may_build()).map(|m| {
-            let mut ops = base.ops.clone();
-            ops.push(m);
-            ops.sort_unstable();
-            ops
-        });
-        let (best, why) = best_of(extensions, &mut fitness)?;
-        // A round that a limit cut short is not taken.
-        match best {
-            Some(best) if why.is_none() && best.structures > base.structures => current = Some(best),
-            _ => {
-                stopped = why;
-                break;
-            }
-        }
-    }
-    // Stopped before any constructor was measured: every operation.
-    let (ops, structures) = match current {
-        Some(c) => (c.ops, c.structures),
-        None => ((0..infos.len()).collect(), 0),
+    let (candidates, observers): (Vec<usize>, Vec<usize>) = (0..infos.len()).partition(|&i| infos[i].may_build());
+    let scorer = Scorer::new(&infos, candidates, Weights::default(), &measure);
+    let choice = method.strategy().choose(&scorer)?;
+    // Stopped before any set was measured: every operation.
+    let set = match choice.set.is_empty() {
+        true => (0..infos.len()).collect(),
+        false => choice.set,
     };
+    let fitness = choice.fitness.unwrap_or(Fitness { reach: Default::default(), tie_break: 0.0, complexity: 0 });
     Ok(Identified {
-        builders: names(&ops, &infos),
-        structures,
+        builders: names(&set, &infos),
+        structures: fitness.reach.structures,
+        field_values: fitness.reach.field_values,
+        fitness: fitness.value(),
         scope: small.scope,
+        method: method.name().to_owned(),
+        observers: names(&observers, &infos),
+        evaluations: scorer.evaluations(),
         from_cache: false,
         seconds: started.elapsed().as_secs_f64(),
-        stopped,
+        stopped: choice.stopped,
     })
-}
-
-/// The best of the operation sets `sets` by `fitness`, and why a limit
-/// stopped the measuring, if one did (the best is then of those measured).
-fn best_of(
-    sets: impl Iterator<Item = Vec<usize>>,
-    fitness: &mut impl FnMut(&[usize]) -> Result<Result<Candidate, Stop>, ConfigError>,
-) -> Result<(Option<Candidate>, Option<Stop>), ConfigError> {
-    let mut best: Option<Candidate> = None;
-    for ops in sets {
-        match fitness(&ops)? {
-            Ok(candidate) if best.as_ref().is_none_or(|b| candidate.beats(b)) => best = Some(candidate),
-            Ok(_) => {}
-            Err(why) => return Ok((best, Some(why))),
-        }
-    }
-    Ok((best, None))
 }
 
 fn names(ops: &[usize], infos: &[OperationInfo]) -> Vec<String> {
@@ -169,6 +217,7 @@ struct CacheKey {
     omit: Vec<String>,
     misuse_panics: Vec<String>,
     max_length: Option<u32>,
+    method: String,
 }
 
 /// A cache file: the key and what was identified under it.
@@ -181,11 +230,12 @@ struct CacheEntry {
 /// Identifies builders for `T`, reusing the cached result in `config.cache_dir`.
 pub fn identify_cached<T: Subject>(
     config: &BeapiConfig,
+    method: Method,
     killed: &[Killed],
     stop: Option<&StopFlag>,
 ) -> Result<Identified, ConfigError> {
     let Some(dir) = &config.cache_dir else {
-        return identify::<T>(config, killed, stop);
+        return identify::<T>(config, method, killed, stop);
     };
     let subject = std::any::type_name::<T>().to_owned();
     let mut small = config.clone();
@@ -202,13 +252,14 @@ pub fn identify_cached<T: Subject>(
         omit: config.omit.clone(),
         misuse_panics: config.misuse_panics.clone(),
         max_length: config.max_length,
+        method: method.key(),
     };
-    let path = cache_path(dir, &subject);
+    let path = cache_path(dir, &subject, method.name());
     let cached = std::fs::read_to_string(&path).ok().and_then(|text| serde_json::from_str::<CacheEntry>(&text).ok());
     if let Some(entry) = cached.filter(|entry| entry.key == key) {
         return Ok(Identified { from_cache: true, ..entry.identified });
     }
-    let identified = identify::<T>(config, killed, stop)?;
+    let identified = identify::<T>(config, method, killed, stop)?;
     if config.time_limit.is_some() || identified.stopped.is_some() {
         // Under a time limit the result may depend on the machine's speed.
         return Ok(identified);
@@ -222,8 +273,9 @@ pub fn identify_cached<T: Subject>(
     Ok(entry.identified)
 }
 
-/// `dir/builders/<type path with :: as ->.json`.
-fn cache_path(dir: &Path, subject: &str) -> PathBuf {
+/// `dir/builders/<type path with :: as ->.json`, `….ga.json` for the GA.
+fn cache_path(dir: &Path, subject: &str, method: &str) -> PathBuf {
     let file: String = subject.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '-' }).collect();
-    dir.join("builders").join(format!("{file}.json"))
+    let suffix = if method == "hc" { String::new() } else { format!(".{method}") };
+    dir.join("builders").join(format!("{file}{suffix}.json"))
 }

@@ -202,30 +202,29 @@ impl KoratJob {
     }
 }
 
-/// When a search commits: after enough candidates or time, not after every
-/// part. A commit costs a pipe write and the supervisor's fold, and the
-/// small sizes of an ascending run have thousands of tiny parts.
+/// When a search commits: at the end of a part that crossed a multiple of
+/// [`CommitCadence::CANDIDATES`] explored, not after every part. A commit
+/// costs a pipe write and the supervisor's fold, and the small sizes of an
+/// ascending run have thousands of tiny parts. The points depend on the
+/// counts alone, so the events are the same on every run, resumed or not,
+/// whatever the thread count.
 struct CommitCadence {
+    /// Candidates explored at the end of the part before.
     explored: u64,
-    at: Instant,
 }
 
 impl CommitCadence {
     /// Candidates between commits: a few milliseconds of search.
     const CANDIDATES: u64 = 16_384;
-    /// The longest wait for a commit, so that slow invariants still show progress.
-    const WAIT: std::time::Duration = std::time::Duration::from_millis(100);
 
     fn new(explored: u64) -> Self {
-        CommitCadence { explored, at: Instant::now() }
+        CommitCadence { explored }
     }
 
-    /// Whether to commit now, `explored` candidates in; if so, counts from here.
+    /// Whether a part that ended `explored` candidates in commits.
     fn due(&mut self, explored: u64) -> bool {
-        let due = explored - self.explored >= Self::CANDIDATES || self.at.elapsed() >= Self::WAIT;
-        if due {
-            *self = CommitCadence::new(explored);
-        }
+        let due = explored / Self::CANDIDATES != self.explored / Self::CANDIDATES;
+        self.explored = explored;
         due
     }
 }
