@@ -347,9 +347,10 @@ struct Gathered {
     failures: u64,
     scopes: Vec<ScopeMeasure>,
     notes: Vec<String>,
-    /// The BEAPI report the tests come from, its scope, and the structures
-    /// (by index) the tests rebuild: the target's for a BEAPI suite.
-    target_report: Option<(u32, BeapiReport, BTreeSet<usize>)>,
+    /// The BEAPI report the tests come from, its scope, the structures (by
+    /// index) the tests rebuild, and how many kept ones it did not build
+    /// (a Korat suite's; none for a BEAPI suite, which is the target's).
+    target_report: Option<(u32, BeapiReport, BTreeSet<usize>, usize)>,
     /// Why a run ended the suite from outside (Ctrl-C, a smallscope problem).
     stop: Option<Stop>,
     exit: Option<ExitCode>,
@@ -430,7 +431,7 @@ fn korat_suite(args: &SuiteArgs, options: &RunOptions, suite: &mut Suite) -> any
         for scope in args.scope..=args.scope + recheck {
             let Some(report) = api_report(args, scope, options, &mut gathered)? else { break };
             let (only, unbuilt) = built_by_api(&report, &gathered.kept);
-            gathered.target_report = Some((scope, report, only));
+            gathered.target_report = Some((scope, report, only, unbuilt));
             if unbuilt == 0 {
                 break;
             }
@@ -513,7 +514,7 @@ fn beapi_suite(args: &SuiteArgs, options: &RunOptions, suite: &mut Suite) -> any
         }
         if target {
             let only = gathered.kept.iter().map(|(_, found)| found.index as usize).collect();
-            gathered.target_report = Some((scope, report, only));
+            gathered.target_report = Some((scope, report, only, 0));
             gathered.scopes.push(suite.measure(scope));
         } else if gathered.stop.is_some() {
             break;
@@ -563,8 +564,8 @@ fn finish(args: &SuiteArgs, mut suite: Suite, gathered: Gathered) -> anyhow::Res
     let stopped_by = suite.stopped().unwrap_or(StoppedBy::Exhausted);
     let mut notes = gathered.notes;
     notes.extend(prediction_notes(&suite, seconds));
-    if let (SuiteEngine::Korat, Some((scope, report, _))) = (args.engine, &gathered.target_report) {
-        notes.push(tests_note(report, &gathered.kept, *scope));
+    if let (SuiteEngine::Korat, Some((scope, _, only, unbuilt))) = (args.engine, &gathered.target_report) {
+        notes.push(tests_note(&gathered.kept, only.len(), *unbuilt, *scope));
     } else if args.engine == SuiteEngine::Korat && (args.out.is_some() || args.emit_tests.is_some()) && !args.tests() {
         notes.push(format!(
             "no Rust tests: the Korat model `{}` does not convert to an API type; suite.jsonl has the structures",
@@ -600,7 +601,7 @@ fn finish(args: &SuiteArgs, mut suite: Suite, gathered: Gathered) -> anyhow::Res
         replay: replay.clone(),
         files: Vec::new(),
     };
-    let tests = gathered.target_report.as_ref().map(|(_, report, only)| suite_tests(args, report, only, &replay));
+    let tests = gathered.target_report.as_ref().map(|(_, report, only, _)| suite_tests(args, report, only, &replay));
     if let (Some(path), Some(tests)) = (&args.emit_tests, &tests) {
         crate::test_files::write_test_file(path, tests)?;
     }
@@ -646,9 +647,7 @@ fn built_by_api(report: &BeapiReport, kept: &[(u32, StructureFound)]) -> (BTreeS
 }
 
 /// What became of a Korat suite's structures as Rust tests.
-fn tests_note(report: &BeapiReport, kept: &[(u32, StructureFound)], scope: u32) -> String {
-    let (tests, unbuilt) = built_by_api(report, kept);
-    let tests = tests.len();
+fn tests_note(kept: &[(u32, StructureFound)], tests: usize, unbuilt: usize, scope: u32) -> String {
     let unconverted = kept.iter().filter(|(_, found)| found.canonical.is_none()).count();
     let mut note = format!(
         "Rust tests rebuild {tests} of the {} kept structures through the API (calls found by BEAPI at scope {scope})",

@@ -94,11 +94,8 @@ impl Strategy for Genetic {
                 .zip(fitness)
                 .map(|(genes, fitness)| (Self::set(&genes, &candidates), fitness, genes))
                 .collect();
-            ranked.sort_by(|a, b| match better((&a.0, &a.1), (&b.0, &b.1)) {
-                true => std::cmp::Ordering::Less,
-                false if a.0 == b.0 => std::cmp::Ordering::Equal,
-                false => std::cmp::Ordering::Greater,
-            });
+            // Fittest first; exact ties in API order, as `better` decides.
+            ranked.sort_by(|a, b| b.1.compare(&a.1).then_with(|| a.0.cmp(&b.0)));
             ranked.truncate(self.pop_size);
             if let Some((set, fitness, _)) = ranked.first() {
                 if best.as_ref().is_none_or(|(s, f)| better((set, fitness), (s, f))) {
