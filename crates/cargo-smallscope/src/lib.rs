@@ -77,7 +77,7 @@ enum Command {
         #[arg(long)]
         markdown: bool,
     },
-    /// beapi, korat, random, compare or suite, with the `smallscope` command's options.
+    /// beapi, korat, random, compare, suite or builders, with the `smallscope` command's options.
     #[command(external_subcommand)]
     Run(Vec<OsString>),
 }
@@ -226,7 +226,9 @@ fn run_engine(mut cargo: CargoOptions, words: Vec<String>) -> anyhow::Result<Exi
     if writes_tests {
         harness_args.extend(targets.args(engine, failing));
     }
-    if matches!(engine.as_str(), "beapi" | "compare" | "suite") && !option_given(&harness_args, "cache-dir") {
+    if matches!(engine.as_str(), "beapi" | "compare" | "suite" | "builders")
+        && !option_given(&harness_args, "cache-dir")
+    {
         harness_args.push(format!("--cache-dir={}", project.target_dir.join("smallscope").join("cache").display()));
     }
     let binary = harness::build(&project, &cargo)?;

@@ -31,7 +31,7 @@ use clap::ArgAction;
 use crate::Problem;
 
 /// The engines `cargo smallscope` runs.
-pub const ENGINES: &[&str] = &["beapi", "korat", "random", "compare", "suite"];
+pub const ENGINES: &[&str] = &["beapi", "korat", "random", "compare", "suite", "builders"];
 
 /// `cargo smallscope`'s own key: where failing tests go.
 pub const FAILING_TESTS: &str = "failing-tests";

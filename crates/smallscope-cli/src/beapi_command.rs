@@ -33,7 +33,7 @@ pub struct BeapiArgs {
     /// A TOML file with any of the settings; flags override it.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
-    /// `auto` (hill climbing, cached), `all`, or method names separated by commas.
+    /// `auto` (cached, else identified with --builder-method), `all`, or method names separated by commas.
     #[arg(long, value_name = "auto|all|m1,m2")]
     pub builders: Option<String>,
     /// How the summary is printed: `text`, or `json` (as `summary.json`).
@@ -54,6 +54,10 @@ pub struct BeapiArgs {
     /// Scope used to identify builders.
     #[arg(long)]
     pub builder_scope: Option<u32>,
+    /// How `--builders auto` identifies builders the cache does not hold: `hc` (hill climbing,
+    /// the default) or `ga` (the genetic algorithm, for rich APIs).
+    #[arg(long, value_name = "hc|ga")]
+    pub builder_method: Option<String>,
     /// Keep every sequence, not only those that make new structures (needs --max-length).
     #[arg(long)]
     pub no_state_matching: bool,
@@ -74,12 +78,8 @@ pub struct BeapiArgs {
     /// At most this many structure tests in --emit-tests.
     #[arg(long)]
     pub max_tests: Option<usize>,
-    /// Where identified builders are cached.
-    #[arg(long, value_name = "DIR", default_value = ".smallscope/cache")]
-    pub cache_dir: PathBuf,
-    /// Identify builders afresh, ignoring the cache.
-    #[arg(long)]
-    pub no_cache: bool,
+    #[command(flatten)]
+    pub cache: crate::CacheArgs,
     /// Send each structure's object graph and canonical text in its event
     /// (what `suite` runs each scope with).
     #[arg(long, hide = true)]
@@ -126,6 +126,9 @@ impl BeapiArgs {
         if let Some(scope) = self.builder_scope {
             config.builder_scope = scope;
         }
+        if let Some(method) = &self.builder_method {
+            config.builder_method = method.parse()?;
+        }
         if self.no_state_matching {
             config.state_matching = false;
         }
@@ -138,7 +141,7 @@ impl BeapiArgs {
         if let Some(seconds) = self.time_limit {
             config.time_limit = Some(smallscope::positive_seconds("--time-limit", seconds)?);
         }
-        config.cache_dir = (!self.no_cache).then(|| self.cache_dir.clone());
+        config.cache_dir = self.cache.dir();
         config.record_canonical = self.run.out.is_some() || self.tests.any() || self.field_graphs || self.canonical;
         config.graphs = self.field_graphs;
         config.pictures = if self.run.out.is_some() { self.pictures } else { 0 };

@@ -1,7 +1,6 @@
 //! `smallscope compare`: the structures the API builds (BEAPI, SA) against
 //! those an invariant admits (Korat, SR), at the same scope.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -49,12 +48,8 @@ pub struct CompareArgs {
     /// How the summary is printed: `text`, or `json` (as `summary.json`).
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
-    /// Where identified builders are cached.
-    #[arg(long, value_name = "DIR", default_value = ".smallscope/cache")]
-    pub cache_dir: PathBuf,
-    /// Identify builders afresh, ignoring the cache.
-    #[arg(long)]
-    pub no_cache: bool,
+    #[command(flatten)]
+    pub cache: crate::CacheArgs,
     /// `--out DIR` writes `witness-<side>-<k>.dot` and `.svg` for the shown witnesses, and `comparison.json`.
     #[command(flatten)]
     pub run: RunArgs,
@@ -88,7 +83,7 @@ impl CompareArgs {
         let options = CompareOptions {
             builders: self.builders.parse().map_err(BadInput::from)?,
             builder_scope: self.builder_scope,
-            cache_dir: (!self.no_cache).then(|| self.cache_dir.clone()),
+            cache_dir: self.cache.dir(),
             omit: self.omit.clone(),
             pictures: self.witnesses,
             recheck: self.recheck.unwrap_or(registration.recheck),

@@ -36,6 +36,7 @@ mod alloc;
 mod beapi_command;
 #[cfg(feature = "builtin-subjects")]
 mod bench;
+mod builders_command;
 mod compare_command;
 mod korat_command;
 mod memory;
@@ -55,7 +56,7 @@ mod summary;
 mod test_files;
 mod worker;
 
-pub use summary::{BeapiSummary, CompareSummary, KoratSummary, RandomSummary, RunFacts, SuiteSummary};
+pub use summary::{BeapiSummary, BuildersSummary, CompareSummary, KoratSummary, RandomSummary, RunFacts, SuiteSummary};
 
 use std::io::Write as _;
 use std::process::ExitCode;
@@ -94,6 +95,8 @@ enum Command {
     Random(Box<random_command::RandomArgs>),
     /// Compares the structures the API builds with those an invariant admits (BEAPI vs Korat).
     Compare(compare_command::CompareArgs),
+    /// Identifies builders (hill climbing or a genetic algorithm) and observers, cached for `--builders auto`.
+    Builders(Box<builders_command::BuildersArgs>),
     /// A field coverage suite: the structures that add field values, field-exhaustive or transcoped.
     Suite(Box<suite_command::SuiteArgs>),
     /// Prints benchmark tables.
@@ -124,6 +127,24 @@ pub struct RunArgs {
     /// memory grew over many calls). Default: half the machine's memory.
     #[arg(long, value_name = "MIB")]
     pub memory_limit_mb: Option<u64>,
+}
+
+/// Where identified builders are cached, for the commands that identify them.
+#[derive(clap::Args, Debug, Clone)]
+pub struct CacheArgs {
+    /// Where identified builders are cached (`--builders auto` reads them there).
+    #[arg(long, value_name = "DIR", default_value = ".smallscope/cache")]
+    pub cache_dir: std::path::PathBuf,
+    /// Identify builders afresh, neither reading nor writing the cache.
+    #[arg(long)]
+    pub no_cache: bool,
+}
+
+impl CacheArgs {
+    /// The cache folder, unless the cache is off.
+    pub fn dir(&self) -> Option<std::path::PathBuf> {
+        (!self.no_cache).then(|| self.cache_dir.clone())
+    }
 }
 
 /// Bad input: reported in one line, exit code 2.
@@ -204,6 +225,7 @@ fn serve(dir: &std::path::Path, cli: &Cli) -> ExitCode {
         Command::Korat(args) => args.job().map(|job| worker::serve(dir, job)),
         Command::Random(args) => args.job().map(|job| worker::serve(dir, job)),
         Command::Compare(args) => args.job().map(|job| worker::serve(dir, job)),
+        Command::Builders(args) => args.job().map(|job| worker::serve(dir, job)),
         #[cfg(feature = "builtin-subjects")]
         Command::Bench(_) => Err(BadInput("this command has no worker".into())),
         // A suite's workers run `korat` or `beapi` commands.
@@ -246,6 +268,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Korat(args) => korat_command::run(args, &options(&args.run)?),
         Command::Random(args) => random_command::run(args, &options(&args.run)?),
         Command::Compare(args) => compare_command::run(args, &options(&args.run)?),
+        Command::Builders(args) => builders_command::run(args, &options(&args.run)?),
         Command::Suite(args) => {
             let run = RunArgs { out: None, resume: false, memory_limit_mb: args.memory_limit_mb };
             suite_command::run(args, &options(&run)?)

@@ -44,6 +44,38 @@ impl RunFacts {
     }
 }
 
+/// `smallscope builders --format json`.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct BuildersSummary {
+    pub subject: String,
+    #[serde(rename = "type")]
+    pub type_name: String,
+    /// `hc` or `ga`.
+    pub method: String,
+    /// The genetic algorithm's seed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    pub scope: u32,
+    /// In API order.
+    pub builders: Vec<String>,
+    /// Methods observer detection left out of the search.
+    pub observers: Vec<String>,
+    /// Every method's role, with the evidence for each non-observer.
+    pub roles: Vec<smallscope::builders::observers::MethodRole>,
+    /// Field values plus the paper's tie-break term in [0, 1].
+    pub fitness: f64,
+    pub field_values: usize,
+    /// Structures at `scope` with the builders, and with the whole API.
+    pub structures_builders: usize,
+    pub structures_api: usize,
+    /// Sets of methods scored.
+    pub evaluations: usize,
+    /// Seconds identification took (0 when read from the cache).
+    pub seconds: f64,
+    pub from_cache: bool,
+    pub run: RunFacts,
+}
+
 /// `smallscope beapi --format json`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct BeapiSummary {

@@ -16,7 +16,7 @@ use smallscope_subjects::ncl::{self, NodeCachingLinkedList};
 use smallscope_subjects::rbt::{self, RedBlackTree};
 
 /// The builders `method` identifies at `scope`.
-fn builders_with<T: Subject>(method: Method, scope: u32) -> Vec<String> {
+fn builders_with<T: Subject + smallscope::api::StdTraits>(method: Method, scope: u32) -> Vec<String> {
     let config = BeapiConfig { scope, builder_scope: scope, ..BeapiConfig::default() };
     identify::<T>(&config, method, &[], None).unwrap().builders
 }
@@ -24,7 +24,7 @@ fn builders_with<T: Subject>(method: Method, scope: u32) -> Vec<String> {
 /// Hill climbing's builders, then the genetic algorithm's for the seeds
 /// below `seeds`, which must all be the same set. (`bench builders` runs
 /// seeds 0 to 4 on every subject; a debug build here takes a few.)
-fn both_methods<T: Subject>(seeds: u64, scope: u32) -> [Vec<String>; 2] {
+fn both_methods<T: Subject + smallscope::api::StdTraits>(seeds: u64, scope: u32) -> [Vec<String>; 2] {
     let climbed = builders_with::<T>(Method::HillClimbing, scope);
     let genetic = |seed| Method::Genetic(Genetic { seed, ..Genetic::default() });
     let evolved: Vec<Vec<String>> = (0..seeds).map(|seed| builders_with::<T>(genetic(seed), scope)).collect();
@@ -33,7 +33,7 @@ fn both_methods<T: Subject>(seeds: u64, scope: u32) -> [Vec<String>; 2] {
 }
 
 /// BEAPI's structures at `scope` with `builders` (none without a constructor).
-fn structures<T: Subject>(builders: Builders, scope: u32) -> usize {
+fn structures<T: Subject + smallscope::api::StdTraits>(builders: Builders, scope: u32) -> usize {
     match Beapi::<T>::new().scope(scope).builders(builders).run() {
         Ok(report) => report.structure_count(),
         Err(RunError::Config(ConfigError::NoConstructor(_))) => 0,
@@ -43,7 +43,7 @@ fn structures<T: Subject>(builders: Builders, scope: u32) -> usize {
 
 /// Sufficient: as many structures as the whole API makes. Minimal: each
 /// one left out makes fewer.
-fn assert_sufficient_and_minimal<T: Subject>(builders: &[String], scope: u32) {
+fn assert_sufficient_and_minimal<T: Subject + smallscope::api::StdTraits>(builders: &[String], scope: u32) {
     let all = structures::<T>(Builders::All, scope);
     let named = |names: Vec<String>| structures::<T>(Builders::Named(names), scope);
     assert_eq!(named(builders.to_vec()), all, "{builders:?} is not sufficient");
@@ -54,7 +54,7 @@ fn assert_sufficient_and_minimal<T: Subject>(builders: &[String], scope: u32) {
 }
 
 /// Both methods' builders at `scope`, each checked sufficient and minimal there.
-fn sufficient_and_minimal_by_both<T: Subject>(seeds: u64, scope: u32) -> [Vec<String>; 2] {
+fn sufficient_and_minimal_by_both<T: Subject + smallscope::api::StdTraits>(seeds: u64, scope: u32) -> [Vec<String>; 2] {
     let sets = both_methods::<T>(seeds, scope);
     for set in &sets {
         assert_sufficient_and_minimal::<T>(set, scope);

@@ -14,13 +14,13 @@ use smallscope_subjects::sorted_list::SortedList;
 
 const SCOPES: std::ops::RangeInclusive<u32> = 1..=5;
 
-fn run<T: Subject>(n: u32, builders: Builders) -> BeapiReport {
+fn run<T: Subject + smallscope::api::StdTraits>(n: u32, builders: Builders) -> BeapiReport {
     let report = Beapi::<T>::new().scope(n).builders(builders).run().expect("valid configuration");
     assert!(!report.stopped_early(), "scope {n} stopped early");
     report
 }
 
-fn run_ok<T: Subject>(n: u32) -> usize {
+fn run_ok<T: Subject + smallscope::api::StdTraits>(n: u32) -> usize {
     let report = run::<T>(n, Builders::All);
     assert!(report.failures.is_empty(), "scope {n}: {:?}", report.failures);
     report.structure_count()

@@ -10,13 +10,13 @@ use smallscope_subjects::binheap::BinomialHeap;
 use smallscope_subjects::bst::BinarySearchTree;
 use smallscope_subjects::rbt::{Correct, FixupBug, RedBlackTree};
 
-fn run<T: Subject>(n: u32, builders: Builders) -> BeapiReport {
+fn run<T: Subject + smallscope::api::StdTraits>(n: u32, builders: Builders) -> BeapiReport {
     let report = Beapi::<T>::new().scope(n).builders(builders).run().expect("valid configuration");
     assert!(!report.stopped_early(), "scope {n} stopped early");
     report
 }
 
-fn run_ok<T: Subject>(n: u32, builders: Builders) -> usize {
+fn run_ok<T: Subject + smallscope::api::StdTraits>(n: u32, builders: Builders) -> usize {
     let report = run::<T>(n, builders);
     assert!(report.failures.is_empty(), "scope {n}: {:?}", report.failures);
     report.structure_count()

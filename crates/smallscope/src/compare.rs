@@ -341,7 +341,7 @@ impl Comparison {
 /// let comparison = smallscope::compare::compare::<MyList, ListModel>(3, roops_rep_ok, to_list, &CompareOptions::default())?;
 /// assert_eq!(comparison.verdict, Verdict::InvariantTooWeak);
 /// ```
-pub fn compare<T: Subject, M: Model>(
+pub fn compare<T: Subject + crate::api::StdTraits, M: Model>(
     scope: u32,
     rep_ok: for<'c> fn(M::View<'c>) -> bool,
     convert: for<'c> fn(M::View<'c>) -> T,

@@ -47,6 +47,8 @@ pub enum Event {
     Difference(crate::compare::Difference),
     /// A comparison's result, its witnesses aside (they come as differences).
     Compared(crate::compare::Comparison),
+    /// Builders identification's result.
+    Identified(crate::builders::Identification),
     RunFinished(RunFinished),
 }
 
@@ -58,6 +60,8 @@ pub enum Engine {
     Korat,
     Random,
     Compare,
+    /// Builders identification (`smallscope builders`).
+    Builders,
 }
 
 /// An engine's settings, as it ran with them.
@@ -68,6 +72,7 @@ pub enum Configuration {
     Korat(crate::korat::KoratSettings),
     Random(crate::random::RandomConfig),
     Compare(crate::compare::CompareSettings),
+    Builders(crate::builders::IdentifySettings),
 }
 
 impl Configuration {
@@ -77,6 +82,7 @@ impl Configuration {
             Configuration::Korat(_) => Engine::Korat,
             Configuration::Random(_) => Engine::Random,
             Configuration::Compare(_) => Engine::Compare,
+            Configuration::Builders(_) => Engine::Builders,
         }
     }
 
@@ -84,6 +90,7 @@ impl Configuration {
     pub fn seed(&self) -> Option<u64> {
         match self {
             Configuration::Random(config) => Some(config.seed),
+            Configuration::Builders(settings) => Some(settings.seed),
             _ => None,
         }
     }

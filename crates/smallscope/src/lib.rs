@@ -45,6 +45,7 @@ pub mod coverage;
 pub mod emit;
 mod error;
 pub mod events;
+mod generate;
 pub mod heap;
 pub mod korat;
 pub mod random;
@@ -52,8 +53,9 @@ pub mod runner;
 pub mod sequence;
 
 pub use api::Subject;
-pub use beapi::{Beapi, BeapiConfig, BeapiReport, Builders};
+pub use beapi::{BeapiConfig, BeapiReport, Builders};
 pub use error::{positive_seconds, ConfigError, MAX_DOMAIN};
+pub use generate::Beapi;
 pub use heap::Heap;
 pub use runner::RunError;
 pub use smallscope_macros::{api, Heap};

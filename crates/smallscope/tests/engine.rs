@@ -1136,7 +1136,7 @@ fn with_state_matching_each_structure_is_stored_once() {
 
 #[test]
 fn fingerprint_and_exact_storage_give_identical_reports() {
-    fn both<T: smallscope::Subject>(beapi: Beapi<T>, what: &str) {
+    fn both<T: smallscope::Subject + smallscope::api::StdTraits>(beapi: Beapi<T>, what: &str) {
         let config = beapi.config().clone();
         let f = Beapi::<T>::with_config(BeapiConfig { storage: StateStorage::Fingerprint, ..config.clone() })
             .run()

@@ -217,7 +217,7 @@ fn beapi_resumes_from_any_commit_to_the_same_end() {
         record_canonical: true,
         ..BeapiConfig::default()
     };
-    let job = BeapiJob::<Plain>::new(config, "test-plain".into(), None);
+    let job = BeapiJob::<Plain>::new(config, "test-plain".into(), None, smallscope::builders::resolve::<Plain>);
     resumes_to_the_same_end(&job, "beapi");
 }
 
@@ -231,7 +231,7 @@ fn beapi_resumes_from_inside_a_level_to_the_same_end() {
         builders: Builders::Named(vec!["new".into(), "push".into()]),
         ..BeapiConfig::default()
     };
-    let job = BeapiJob::<Plain>::new(config, "test-plain".into(), None);
+    let job = BeapiJob::<Plain>::new(config, "test-plain".into(), None, smallscope::builders::resolve::<Plain>);
     resumes_from_commits(&job, "beapi inside a level", |commits| (0..commits - 1).collect());
 }
 
@@ -244,7 +244,7 @@ fn beapi_resumes_past_a_panicking_drop_to_the_same_end() {
         builders: Builders::Named(vec!["new".into(), "push".into()]),
         ..BeapiConfig::default()
     };
-    let job = BeapiJob::<Brittle>::new(config, "test-brittle".into(), None);
+    let job = BeapiJob::<Brittle>::new(config, "test-brittle".into(), None, smallscope::builders::resolve::<Brittle>);
     resumes_from_commits(&job, "beapi with a panicking drop", |commits| (0..commits - 1).collect());
 }
 

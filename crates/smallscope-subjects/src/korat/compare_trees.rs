@@ -320,7 +320,7 @@ mod tests {
 
     /// Asserts the sets are equal at scopes 1..=4, one candidate per
     /// structure; returns (|SA|, |SR|, |both|) per scope.
-    fn equal_up_to_4<T: Subject, M: Model>(
+    fn equal_up_to_4<T: Subject + smallscope::api::StdTraits, M: Model>(
         rep_ok: for<'c> fn(M::View<'c>) -> bool,
         convert: for<'c> fn(M::View<'c>) -> T,
         builders: &[&str],

@@ -71,7 +71,8 @@ mod std_traits;
 pub use crate::runner::{assume_failed, Outcome, PanicInfo};
 pub use arg::{Arg, Primitive, TypedInts};
 pub use operation::{
-    Access, AsInt, IntKind, Invoke, ListForm, Operation, OperationInfo, ParamKind, ReturnKind, Returned,
+    select_operations, Access, AsInt, IntKind, Invoke, ListForm, Operation, OperationInfo, ParamKind, ReturnKind,
+    Returned,
 };
 pub use other::{OtherArg, OtherDomains, OtherParam, OtherSubject, OtherValue};
 pub use registry::{find_subject, registered_subjects, ErasedSubject, Registration, SubjectHandle};

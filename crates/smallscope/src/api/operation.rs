@@ -210,6 +210,28 @@ impl<T> Operation<T> {
     }
 }
 
+/// The operations named in `names`, as sorted indices into `ops`: what
+/// an engine restricted to builders runs. An unknown name, or no
+/// constructor among them, is an error naming the operations there are.
+pub fn select_operations<T>(ops: &[Operation<T>], names: &[String]) -> Result<Vec<usize>, crate::ConfigError> {
+    let known = || ops.iter().map(|op| op.name).collect::<Vec<_>>().join(", ");
+    let mut chosen = Vec::new();
+    for name in names {
+        let index = ops
+            .iter()
+            .position(|op| op.name == name)
+            .ok_or_else(|| crate::ConfigError::UnknownBuilder { name: name.clone(), known: known() })?;
+        if !chosen.contains(&index) {
+            chosen.push(index);
+        }
+    }
+    chosen.sort_unstable();
+    if !chosen.iter().any(|&i| ops[i].is_constructor()) {
+        return Err(crate::ConfigError::NoConstructor(names.to_vec()));
+    }
+    Ok(chosen)
+}
+
 /// An operation's signature, without its code: for reports and generated tests.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct OperationInfo {

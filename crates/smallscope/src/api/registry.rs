@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use super::{OperationInfo, StdTraits, Subject};
 use crate::beapi::{BeapiConfig, BeapiJob, BeapiReport};
+use crate::builders::{IdentificationReport, IdentifyJob, IdentifySettings};
 use crate::heap::Schema;
 use crate::random::{RandomConfig, RandomJob, RandomReport};
 use crate::runner::Job;
@@ -43,6 +44,13 @@ pub trait ErasedSubject {
     fn beapi(&self, config: BeapiConfig, name: String, command: Option<String>) -> Arc<dyn Job<Fold = BeapiReport>>;
     /// A random run with the standard and the registered contracts.
     fn random(&self, config: RandomConfig, name: String, command: Option<String>) -> Arc<dyn Job<Fold = RandomReport>>;
+    /// Builders identification (`smallscope builders`).
+    fn builders(
+        &self,
+        settings: IdentifySettings,
+        name: String,
+        command: Option<String>,
+    ) -> Arc<dyn Job<Fold = IdentificationReport>>;
 }
 
 /// The [`ErasedSubject`] of `T`.
@@ -74,10 +82,18 @@ impl<T: Subject + StdTraits> ErasedSubject for SubjectHandle<T> {
         T::HAS_REP_OK
     }
     fn beapi(&self, config: BeapiConfig, name: String, command: Option<String>) -> Arc<dyn Job<Fold = BeapiReport>> {
-        Arc::new(BeapiJob::<T>::new(config, name, command))
+        Arc::new(BeapiJob::<T>::new(config, name, command, crate::builders::resolve::<T>))
     }
     fn random(&self, config: RandomConfig, name: String, command: Option<String>) -> Arc<dyn Job<Fold = RandomReport>> {
         Arc::new(RandomJob::<T>::new(config, name, command))
+    }
+    fn builders(
+        &self,
+        settings: IdentifySettings,
+        name: String,
+        command: Option<String>,
+    ) -> Arc<dyn Job<Fold = IdentificationReport>> {
+        Arc::new(IdentifyJob::<T>::new(settings, name, command))
     }
 }
 

@@ -32,6 +32,29 @@ impl std::str::FromStr for Builders {
     }
 }
 
+/// How `Builders::Auto` identifies builders that are not in the cache.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub enum BuilderMethod {
+    /// Hill climbing (`hc`): fast on small APIs.
+    #[default]
+    #[serde(rename = "hc")]
+    HillClimbing,
+    /// The genetic algorithm (`ga`): for rich APIs.
+    #[serde(rename = "ga")]
+    Genetic,
+}
+
+impl std::str::FromStr for BuilderMethod {
+    type Err = ConfigError;
+    fn from_str(text: &str) -> Result<Self, ConfigError> {
+        match text.trim() {
+            "hc" => Ok(BuilderMethod::HillClimbing),
+            "ga" => Ok(BuilderMethod::Genetic),
+            other => Err(ConfigError::Invalid(format!("unknown builders method `{other}`: give hc or ga"))),
+        }
+    }
+}
+
 /// How visited structures are remembered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -64,6 +87,9 @@ pub struct BeapiConfig {
     pub builders: Builders,
     /// Scope used to identify builders (`Builders::Auto`), at most `scope`.
     pub builder_scope: u32,
+    /// How `Builders::Auto` identifies builders the cache does not hold.
+    #[serde(default)]
+    pub builder_method: BuilderMethod,
     /// Where identified builders are cached; `None` disables the cache.
     #[serde(skip)]
     pub cache_dir: Option<PathBuf>,
@@ -98,6 +124,7 @@ impl Default for BeapiConfig {
             misuse_panics: Vec::new(),
             builders: Builders::Auto,
             builder_scope: 5,
+            builder_method: BuilderMethod::HillClimbing,
             cache_dir: None,
             state_matching: true,
             max_length: None,

@@ -176,21 +176,7 @@ impl<'a, T: Subject> Search<'a, T> {
         if !ops.iter().any(|op| op.is_constructor()) {
             return Err(ConfigError::SubjectWithoutConstructor);
         }
-        let known = || ops.iter().map(|op| op.name).collect::<Vec<_>>().join(", ");
-        let mut chosen = Vec::new();
-        for name in chosen_names {
-            let index = ops
-                .iter()
-                .position(|op| op.name == name)
-                .ok_or_else(|| ConfigError::UnknownBuilder { name: name.clone(), known: known() })?;
-            if !chosen.contains(&index) {
-                chosen.push(index);
-            }
-        }
-        chosen.sort_unstable();
-        if !chosen.iter().any(|&i| ops[i].is_constructor()) {
-            return Err(ConfigError::NoConstructor(chosen_names.to_vec()));
-        }
+        let chosen = crate::api::select_operations(&ops, chosen_names)?;
         let schema = Schema::of::<T>();
         let omitted = schema.resolve_fields(&config.omit)?;
         // With hidden state, one canonical form can hold both valid and broken values.

@@ -37,23 +37,21 @@ mod engine;
 mod report;
 mod states;
 
-pub use config::{parse_int_range, BeapiConfig, Builders, BuildersSetting, ConfigFile, StateStorage};
+pub use config::{parse_int_range, BeapiConfig, BuilderMethod, Builders, BuildersSetting, ConfigFile, StateStorage};
 pub use report::{BeapiReport, Structure};
 pub use states::{fingerprint, StateSet};
 
 pub use crate::events::LevelStats;
 
 use std::marker::PhantomData;
-use std::ops::Range;
 use std::sync::Arc;
-use std::time::Duration;
 
 use std::hash::BuildHasher as _;
 
 use crate::api::other::OtherStructures;
 use crate::api::{OtherValue, Subject};
 use crate::events::{Configuration, Event, Note, RunStarted, Sink, Stop};
-use crate::runner::{Job, Killed, Observer, RunError, Start, StopFlag, DEFAULT_CALL_TIMEOUT};
+use crate::runner::{Job, Killed, Start, StopFlag};
 use crate::ConfigError;
 use engine::{Context, Search};
 
@@ -77,142 +75,26 @@ pub struct Resume {
     pub clones_looked_at: u32,
 }
 
-/// A BEAPI run on subject `T`, configured builder-style.
-pub struct Beapi<T: Subject> {
-    config: BeapiConfig,
-    call_timeout: Option<Duration>,
-    subject: PhantomData<fn() -> T>,
+/// The builders a run uses, chosen by the layer above the engine (named,
+/// all, or identified: see [`crate::builders::resolve`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ChosenBuilders {
+    pub names: Vec<String>,
+    /// Where they came from, for the run's notes.
+    pub notes: Vec<String>,
+    /// Seconds spent choosing them: part of the run's time and time limit.
+    pub seconds: f64,
 }
 
-impl<T: Subject> Default for Beapi<T> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl<T: Subject> Beapi<T> {
-    /// Scope 3, integers `0..scope`, builders identified automatically.
-    pub fn new() -> Self {
-        Self::with_config(BeapiConfig::default())
-    }
-
-    pub fn with_config(config: BeapiConfig) -> Self {
-        Beapi { config, call_timeout: Some(DEFAULT_CALL_TIMEOUT), subject: PhantomData }
-    }
-
-    pub fn config(&self) -> &BeapiConfig {
-        &self.config
-    }
-
-    /// At most `n` objects of each class per structure.
-    pub fn scope(mut self, n: u32) -> Self {
-        self.config.scope = n;
-        self
-    }
-
-    /// Integer arguments range over `range` instead of `0..scope`.
-    pub fn ints(mut self, range: Range<i64>) -> Self {
-        self.config.ints = Some(range);
-        self
-    }
-
-    /// Lists for `Vec<u8>` / `&[u8]` parameters hold at most `length`
-    /// integers (default 2): every such list is tried.
-    pub fn list_length(mut self, length: u32) -> Self {
-        self.config.list_length = length;
-        self
-    }
-
-    pub fn builders(mut self, builders: Builders) -> Self {
-        self.config.builders = builders;
-        self
-    }
-
-    /// Leaves `Class.field` out of the canonical form.
-    pub fn omit(mut self, field: &str) -> Self {
-        self.config.omit.push(field.to_owned());
-        self
-    }
-
-    /// Counts panics whose message matches `pattern` (a regex) as misuse.
-    pub fn misuse_panic(mut self, pattern: &str) -> Self {
-        self.config.misuse_panics.push(pattern.to_owned());
-        self
-    }
-
-    /// Turns state matching on or off (off needs [`Beapi::max_length`]).
-    pub fn state_matching(mut self, on: bool) -> Self {
-        self.config.state_matching = on;
-        self
-    }
-
-    pub fn max_length(mut self, levels: u32) -> Self {
-        self.config.max_length = Some(levels);
-        self
-    }
-
-    pub fn storage(mut self, storage: StateStorage) -> Self {
-        self.config.storage = storage;
-        self
-    }
-
-    pub fn time_limit(mut self, limit: Duration) -> Self {
-        self.config.time_limit = Some(limit);
-        self
-    }
-
-    /// Records each structure's canonical text in the report.
-    pub fn record_canonical(mut self, on: bool) -> Self {
-        self.config.record_canonical = on;
-        self
-    }
-
-    /// Draws the first `n` structures, and the input of each failure, into
-    /// their events (DOT graphs, for `report.html`).
-    pub fn pictures(mut self, n: u32) -> Self {
-        self.config.pictures = n;
-        self
-    }
-
-    /// Scope used to identify builders (`Builders::Auto`; default 5, and
-    /// never more than the run's scope).
-    pub fn builder_scope(mut self, n: u32) -> Self {
-        self.config.builder_scope = n;
-        self
-    }
-
-    /// Caches identified builders in `dir`, keyed by the API and settings
-    /// (default: no cache in library mode).
-    pub fn cache_dir(mut self, dir: impl Into<std::path::PathBuf>) -> Self {
-        self.config.cache_dir = Some(dir.into());
-        self
-    }
-
-    /// A call into the subject's code that runs longer than `timeout` is a
-    /// `hang` failure, and the run goes on past it (default 10 s; `None`
-    /// lets calls run forever).
-    pub fn call_timeout(mut self, timeout: Option<Duration>) -> Self {
-        self.call_timeout = timeout;
-        self
-    }
-
-    /// Runs the search on a thread of its own, watched for calls that do
-    /// not return; see [`crate::runner`] for what it survives.
-    pub fn run(&self) -> Result<BeapiReport, RunError> {
-        self.run_observed(&mut ())
-    }
-
-    /// [`Beapi::run`], telling `observer` each commit as it comes.
-    pub fn run_observed(&self, observer: &mut dyn Observer) -> Result<BeapiReport, RunError> {
-        self.config.validate()?;
-        let job = BeapiJob::<T>::new(self.config.clone(), std::any::type_name::<T>().to_owned(), None);
-        crate::runner::run_in_thread(Arc::new(job) as Arc<dyn Job<Fold = _>>, self.call_timeout, observer)
-    }
-}
+/// How a job gets its builders, inside the worker (identification runs the
+/// subject's code): from `config.builders`, stepping past `killed` inputs,
+/// ending early when the flag is raised.
+pub type ChooseBuilders = fn(&BeapiConfig, &[Killed], &StopFlag) -> Result<ChosenBuilders, ConfigError>;
 
 /// A BEAPI run as a [`Job`]: what a worker runs and restarts.
 pub struct BeapiJob<T> {
     config: BeapiConfig,
+    choose: ChooseBuilders,
     /// The subject's registered name.
     name: String,
     /// The command that reproduces the run, but for `--builders`, which the
@@ -222,8 +104,10 @@ pub struct BeapiJob<T> {
 }
 
 impl<T: Subject> BeapiJob<T> {
-    pub fn new(config: BeapiConfig, name: String, command: Option<String>) -> Self {
-        BeapiJob { config, name, command, subject: PhantomData }
+    /// A run whose builders `choose` picks when it starts (a resumed run
+    /// keeps those it started with).
+    pub fn new(config: BeapiConfig, name: String, command: Option<String>, choose: ChooseBuilders) -> Self {
+        BeapiJob { config, choose, name, command, subject: PhantomData }
     }
 }
 
@@ -233,9 +117,9 @@ impl<T: Subject> Job for BeapiJob<T> {
     fn run(&self, start: Start<'_, BeapiReport>, out: &mut dyn Sink) -> Result<(), ConfigError> {
         self.config.validate()?;
         let resumed = start.resume.filter(|report| !report.run.is_empty());
-        let (builders, notes, identification_seconds) = match resumed {
-            Some(report) => (report.builders.clone(), Vec::new(), 0.0),
-            None => resolve_builders::<T>(&self.config, start.killed, start.stop)?,
+        let ChosenBuilders { names: builders, notes, seconds: identification_seconds } = match resumed {
+            Some(report) => ChosenBuilders { names: report.builders.clone(), ..ChosenBuilders::default() },
+            None => (self.choose)(&self.config, start.killed, start.stop)?,
         };
         let config = BeapiConfig { builders: Builders::Named(builders.clone()), ..self.config.clone() };
         // The command repeats the run with the builders it used.
@@ -259,40 +143,6 @@ impl<T: Subject> Job for BeapiJob<T> {
         search.run();
         Ok(())
     }
-}
-
-/// The builders to use, a note on where they came from, and the seconds
-/// that identifying them took (part of the run's time and time limit).
-fn resolve_builders<T: Subject>(
-    config: &BeapiConfig,
-    killed: &[Killed],
-    stop: &StopFlag,
-) -> Result<(Vec<String>, Vec<String>, f64), ConfigError> {
-    Ok(match &config.builders {
-        Builders::All => (T::operations().iter().map(|op| op.name.to_owned()).collect(), Vec::new(), 0.0),
-        Builders::Named(names) => (names.clone(), Vec::new(), 0.0),
-        Builders::Auto => {
-            let method = crate::builders::Method::HillClimbing;
-            let identified = crate::builders::identify_cached::<T>(config, method, killed, Some(stop))?;
-            let note = match (identified.from_cache, identified.stopped) {
-                (true, _) => format!(
-                    "builders read from the cache: identified at scope {} ({} structures there)",
-                    identified.scope, identified.structures
-                ),
-                (false, None) => format!(
-                    "builders identified by hill climbing at scope {} in {:.2} s ({} structures there)",
-                    identified.scope, identified.seconds, identified.structures
-                ),
-                (false, Some(why)) => format!(
-                    "builders identification at scope {} stopped after {:.2} s ({}): using the best set so far",
-                    identified.scope,
-                    identified.seconds,
-                    why.describe()
-                ),
-            };
-            (identified.builders, vec![note], identified.seconds)
-        }
-    })
 }
 
 /// What a set of builders reaches at a scope: what builders

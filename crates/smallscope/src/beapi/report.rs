@@ -116,7 +116,7 @@ impl Fold for BeapiReport {
                 self.take_counts(&finished.counts, &finished.group_counts, finished.seconds);
                 self.stop = Some(finished.stop);
             }
-            Event::RegressionTest(_) | Event::Difference(_) | Event::Compared(_) => {}
+            Event::RegressionTest(_) | Event::Difference(_) | Event::Compared(_) | Event::Identified(_) => {}
         }
     }
 }

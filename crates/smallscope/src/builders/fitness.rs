@@ -110,12 +110,7 @@ impl<'a> Scorer<'a> {
         if let Some(known) = self.memo.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
             return Ok(Ok(*known));
         }
-        // A run number from the set itself: the same on every attempt and
-        // whatever order sets are measured in, so killed inputs are found again.
-        let run =
-            1 + xxhash_rust::xxh3::xxh3_64(&key.iter().flat_map(|i| (*i as u32).to_le_bytes()).collect::<Vec<u8>>())
-                % (u64::MAX - 1);
-        let reach = match (self.measure)(&key, run)? {
+        let reach = match (self.measure)(&key, run_number(&key))? {
             Ok(reach) => reach,
             Err(stop) => return Ok(Err(stop)),
         };
@@ -159,4 +154,13 @@ pub fn better(a: (&[usize], &Fitness), b: (&[usize], &Fitness)) -> bool {
         Ordering::Less => false,
         Ordering::Equal => a.0 < b.0,
     }
+}
+
+/// The run number of the search that measures `set` (sorted operation
+/// indices): from the set itself, so the same on every attempt and whatever
+/// order sets are measured in, and killed inputs are found again. Never 0,
+/// the number of a run's own search.
+pub fn run_number(set: &[usize]) -> u64 {
+    let bytes: Vec<u8> = set.iter().flat_map(|i| (*i as u32).to_le_bytes()).collect();
+    1 + xxhash_rust::xxh3::xxh3_64(&bytes) % (u64::MAX - 1)
 }

@@ -29,16 +29,20 @@
 mod fitness;
 mod genetic;
 mod hill_climbing;
+mod job;
+pub mod observers;
 
-pub use fitness::{Fitness, Scorer, Weights};
+pub use fitness::{run_number, Fitness, Scorer, Weights};
 pub use genetic::Genetic;
 pub use hill_climbing::HillClimbing;
+pub use job::{Identification, IdentificationReport, IdentifyJob, IdentifySettings};
+pub use observers::{Evidence, MethodRole, Role};
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::api::{OperationInfo, Subject};
-use crate::beapi::{BeapiConfig, Builders};
+use crate::api::{OperationInfo, StdTraits, Subject};
+use crate::beapi::{BeapiConfig, BuilderMethod, Builders, ChosenBuilders};
 use crate::events::Stop;
 use crate::runner::{Killed, StopFlag};
 use crate::ConfigError;
@@ -67,6 +71,16 @@ pub struct Choice {
 pub enum Method {
     HillClimbing,
     Genetic(Genetic),
+}
+
+impl From<BuilderMethod> for Method {
+    /// The method with its default parameters.
+    fn from(method: BuilderMethod) -> Self {
+        match method {
+            BuilderMethod::HillClimbing => Method::HillClimbing,
+            BuilderMethod::Genetic => Method::Genetic(Genetic::default()),
+        }
+    }
 }
 
 impl Method {
@@ -111,6 +125,9 @@ pub struct Identified {
     /// Methods left out of the search as observers, by name.
     #[serde(default)]
     pub observers: Vec<String>,
+    /// Every method's role, with the evidence for each non-observer.
+    #[serde(default)]
+    pub roles: Vec<MethodRole>,
     /// Sets scored.
     #[serde(default)]
     pub evaluations: usize,
@@ -130,13 +147,14 @@ fn hill_climbing_name() -> String {
     "hc".into()
 }
 
-/// Identifies builders for `T` with `method`, without the cache. Each
+/// Identifies builders for `T` with `method`, without the cache. First
+/// [`observers`] are detected (by a seeded random run) and left out. Each
 /// fitness search is numbered by its set in addresses, so an input that
 /// killed an earlier attempt (`killed`) is stepped past. The run's time
 /// limit bounds identification as a whole, and so do memory pressure and
 /// `stop`: then the best set so far is returned, with
 /// [`Identified::stopped`] set.
-pub fn identify<T: Subject>(
+pub fn identify<T: Subject + StdTraits>(
     config: &BeapiConfig,
     method: Method,
     killed: &[Killed],
@@ -174,7 +192,12 @@ pub fn identify<T: Subject>(
             other => Err(other),
         })
     };
-    let (candidates, observers): (Vec<usize>, Vec<usize>) = (0..infos.len()).partition(|&i| infos[i].may_build());
+    let mut random = observers::random_settings(small.int_range());
+    // Under a time limit, detection takes at most a quarter of it, so that
+    // the search has the rest.
+    random.time_limit = config.time_limit.map(|limit| limit / 4);
+    let roles = observers::classify::<T>(&random, killed, stop)?;
+    let (observers, candidates): (Vec<usize>, Vec<usize>) = (0..infos.len()).partition(|&i| roles[i].is_observer());
     let scorer = Scorer::new(&infos, candidates, Weights::default(), &measure);
     let choice = method.strategy().choose(&scorer)?;
     // Stopped before any set was measured: every operation.
@@ -191,6 +214,7 @@ pub fn identify<T: Subject>(
         scope: small.scope,
         method: method.name().to_owned(),
         observers: names(&observers, &infos),
+        roles: infos.iter().zip(roles).map(|(info, role)| MethodRole { method: info.name.clone(), role }).collect(),
         evaluations: scorer.evaluations(),
         from_cache: false,
         seconds: started.elapsed().as_secs_f64(),
@@ -228,7 +252,7 @@ struct CacheEntry {
 }
 
 /// Identifies builders for `T`, reusing the cached result in `config.cache_dir`.
-pub fn identify_cached<T: Subject>(
+pub fn identify_cached<T: Subject + StdTraits>(
     config: &BeapiConfig,
     method: Method,
     killed: &[Killed],
@@ -237,6 +261,26 @@ pub fn identify_cached<T: Subject>(
     let Some(dir) = &config.cache_dir else {
         return identify::<T>(config, method, killed, stop);
     };
+    let (key, path) = cache_key::<T>(config, method, dir);
+    if let Some(identified) = read_cache(&path, &key) {
+        return Ok(identified);
+    }
+    let identified = identify::<T>(config, method, killed, stop)?;
+    if config.time_limit.is_some() || identified.stopped.is_some() {
+        // Under a time limit the result may depend on the machine's speed.
+        return Ok(identified);
+    }
+    let entry = CacheEntry { key, identified };
+    // A cache that cannot be written only costs time later.
+    if std::fs::create_dir_all(path.parent().unwrap_or(dir)).is_ok() {
+        let text = serde_json::to_string_pretty(&entry).expect("cache entries serialize");
+        let _ = crate::emit::write_atomically(&path, text.as_bytes());
+    }
+    Ok(entry.identified)
+}
+
+/// What a result for `T` by `method` under `config` is cached under, and where.
+fn cache_key<T: Subject>(config: &BeapiConfig, method: Method, dir: &Path) -> (CacheKey, PathBuf) {
     let subject = std::any::type_name::<T>().to_owned();
     let mut small = config.clone();
     small.scope = config.identification_scope();
@@ -255,22 +299,74 @@ pub fn identify_cached<T: Subject>(
         method: method.key(),
     };
     let path = cache_path(dir, &subject, method.name());
-    let cached = std::fs::read_to_string(&path).ok().and_then(|text| serde_json::from_str::<CacheEntry>(&text).ok());
-    if let Some(entry) = cached.filter(|entry| entry.key == key) {
-        return Ok(Identified { from_cache: true, ..entry.identified });
-    }
-    let identified = identify::<T>(config, method, killed, stop)?;
-    if config.time_limit.is_some() || identified.stopped.is_some() {
-        // Under a time limit the result may depend on the machine's speed.
-        return Ok(identified);
-    }
-    let entry = CacheEntry { key, identified };
-    // A cache that cannot be written only costs time later.
-    if std::fs::create_dir_all(path.parent().unwrap_or(dir)).is_ok() {
-        let text = serde_json::to_string_pretty(&entry).expect("cache entries serialize");
-        let _ = crate::emit::write_atomically(&path, text.as_bytes());
-    }
-    Ok(entry.identified)
+    (key, path)
+}
+
+/// The cached result at `path`, if it was computed under `key`.
+fn read_cache(path: &Path, key: &CacheKey) -> Option<Identified> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let entry = serde_json::from_str::<CacheEntry>(&text).ok().filter(|entry| entry.key == *key)?;
+    Some(Identified { from_cache: true, ..entry.identified })
+}
+
+/// The builders `config.builders` asks for. `Auto` takes a cached result
+/// of `config.builder_method`, or else of the other method (so that a
+/// `smallscope builders --method ga` run is picked up), or else identifies
+/// them with `config.builder_method` and caches the result.
+pub fn resolve<T: Subject + StdTraits>(
+    config: &BeapiConfig,
+    killed: &[Killed],
+    stop: &StopFlag,
+) -> Result<ChosenBuilders, ConfigError> {
+    let names = match &config.builders {
+        Builders::All => T::operations().iter().map(|op| op.name.to_owned()).collect(),
+        Builders::Named(names) => names.clone(),
+        Builders::Auto => return resolve_auto::<T>(config, killed, stop),
+    };
+    Ok(ChosenBuilders { names, ..ChosenBuilders::default() })
+}
+
+fn resolve_auto<T: Subject + StdTraits>(
+    config: &BeapiConfig,
+    killed: &[Killed],
+    stop: &StopFlag,
+) -> Result<ChosenBuilders, ConfigError> {
+    let preferred = Method::from(config.builder_method);
+    let other = Method::from(match config.builder_method {
+        BuilderMethod::HillClimbing => BuilderMethod::Genetic,
+        BuilderMethod::Genetic => BuilderMethod::HillClimbing,
+    });
+    let cached = config.cache_dir.as_deref().and_then(|dir| {
+        [preferred, other].into_iter().find_map(|method| {
+            let (key, path) = cache_key::<T>(config, method, dir);
+            read_cache(&path, &key)
+        })
+    });
+    let identified = match cached {
+        Some(identified) => identified,
+        None => identify_cached::<T>(config, preferred, killed, Some(stop))?,
+    };
+    let how = match identified.method.as_str() {
+        "ga" => "the genetic algorithm",
+        _ => "hill climbing",
+    };
+    let note = match (identified.from_cache, identified.stopped) {
+        (true, _) => format!(
+            "builders read from the cache: identified by {how} at scope {} ({} structures there)",
+            identified.scope, identified.structures
+        ),
+        (false, None) => format!(
+            "builders identified by {how} at scope {} in {:.2} s ({} structures there)",
+            identified.scope, identified.seconds, identified.structures
+        ),
+        (false, Some(why)) => format!(
+            "builders identification by {how} at scope {} stopped after {:.2} s ({}): using the best set so far",
+            identified.scope,
+            identified.seconds,
+            why.describe()
+        ),
+    };
+    Ok(ChosenBuilders { names: identified.builders, notes: vec![note], seconds: identified.seconds })
 }
 
 /// `dir/builders/<type path with :: as ->.json`, `….ga.json` for the GA.

@@ -134,8 +134,12 @@ impl Fold for KoratReport {
                 self.take_counts(&finished.counts, &finished.group_counts, finished.seconds);
                 self.stop = Some(finished.stop);
             }
-            Event::Level(_) | Event::Note(_) | Event::RegressionTest(_) | Event::Difference(_) | Event::Compared(_) => {
-            }
+            Event::Level(_)
+            | Event::Note(_)
+            | Event::RegressionTest(_)
+            | Event::Difference(_)
+            | Event::Compared(_)
+            | Event::Identified(_) => {}
         }
     }
 }

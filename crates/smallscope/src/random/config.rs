@@ -79,6 +79,10 @@ pub struct RandomConfig {
     /// (a DOT graph, for `report.html`).
     #[serde(default)]
     pub pictures: bool,
+    /// Only these operations, by name (the builders, say); `None`: the
+    /// whole API.
+    #[serde(default)]
+    pub operations: Option<Vec<String>>,
 }
 
 impl Default for RandomConfig {
@@ -101,6 +105,7 @@ impl Default for RandomConfig {
             simplify: true,
             regression_tests: 200,
             pictures: false,
+            operations: None,
         }
     }
 }

@@ -181,17 +181,10 @@ impl<T: Subject + StdTraits> Job for RandomJob<T> {
     fn run(&self, start: Start<'_, RandomReport>, out: &mut dyn Sink) -> Result<(), ConfigError> {
         let config = &self.config;
         config.validate()?;
-        let mut ops: Vec<Operation<T>> = T::operations();
-        if !ops.iter().any(|op| op.is_constructor()) {
-            return Err(ConfigError::SubjectWithoutConstructor);
-        }
+        let mut ops = api_operations::<T>(config)?;
         let names: Vec<&str> = ops.iter().map(|op| op.name).collect();
         ops.extend(std_ops::std_operations::<T>(&names));
-        let misuse = config
-            .misuse_panics
-            .iter()
-            .map(|p| Regex::new(p).map_err(|e| ConfigError::BadPattern { pattern: p.clone(), reason: e.to_string() }))
-            .collect::<Result<Vec<_>, _>>()?;
+        let misuse = misuse_patterns(config)?;
         let traits = T::std_traits();
         let exec = Executor::new(&ops, &self.contracts, &misuse, traits.clone, start.killed);
         let resumed = start.resume.filter(|report| !report.run.is_empty());
@@ -247,6 +240,54 @@ impl<T: Subject + StdTraits> Job for RandomJob<T> {
         generator.emit(Event::RunFinished(finished));
         Ok(())
     }
+}
+
+/// The operations a run calls: the API's, or those `config.operations` names.
+fn api_operations<T: Subject>(config: &RandomConfig) -> Result<Vec<Operation<T>>, ConfigError> {
+    let ops: Vec<Operation<T>> = T::operations();
+    if !ops.iter().any(|op| op.is_constructor()) {
+        return Err(ConfigError::SubjectWithoutConstructor);
+    }
+    let Some(names) = &config.operations else { return Ok(ops) };
+    let chosen = crate::api::select_operations(&ops, names)?;
+    Ok(ops.into_iter().enumerate().filter(|(i, _)| chosen.contains(i)).map(|(_, op)| op).collect())
+}
+
+/// The panics `config` counts as misuse.
+fn misuse_patterns(config: &RandomConfig) -> Result<Vec<Regex>, ConfigError> {
+    let compile =
+        |p: &String| Regex::new(p).map_err(|e| ConfigError::BadPattern { pattern: p.clone(), reason: e.to_string() });
+    config.misuse_panics.iter().map(compile).collect()
+}
+
+/// The legal sequences a seeded random run of `T` makes, as programs over
+/// `T`'s operations: the stored ones and the sampled ones that observe a
+/// value, until `config`'s limits, without contracts, events or
+/// simplification. For observer detection, which looks at what each call did.
+pub fn legal_programs<T: Subject + StdTraits>(
+    config: &RandomConfig,
+    killed: &[crate::runner::Killed],
+    stop: Option<&crate::runner::StopFlag>,
+) -> Result<Vec<Program>, ConfigError> {
+    /// Drops the generator's events: only its component set is wanted.
+    struct Discard;
+    impl Sink for Discard {
+        fn event(&mut self, _: Event) {}
+    }
+    config.validate()?;
+    let ops = api_operations::<T>(config)?;
+    let traits = T::std_traits();
+    let misuse = misuse_patterns(config)?;
+    let exec = Executor::new(&ops, &[], &misuse, traits.clone, killed);
+    let mut discard = Discard;
+    let outlet = Outlet { out: &mut discard, stop, command: None, seconds_before: 0.0 };
+    let others = OtherDomains::of(&ops, &config.other_settings(), killed, stop);
+    let mut generator = Generator::new(config, exec.memoized(), traits, outlet, others);
+    generator.run(false);
+    // The components make values; the sample holds sequences that end in
+    // observing one (up to `config.regression_tests` of them).
+    let stored = generator.components.iter().map(|component| component.seq.clone());
+    Ok(stored.chain(generator.regression_sample()).map(|seq| seq.flatten()).collect())
 }
 
 /// A picture of the value a witness's last call ran on, rebuilt by the

@@ -104,7 +104,11 @@ impl Fold for RandomReport {
                 self.take_counts(&finished.counts, &finished.group_counts, finished.seconds);
                 self.stop = Some(finished.stop);
             }
-            Event::Structure(_) | Event::Level(_) | Event::Difference(_) | Event::Compared(_) => {}
+            Event::Structure(_)
+            | Event::Level(_)
+            | Event::Difference(_)
+            | Event::Compared(_)
+            | Event::Identified(_) => {}
         }
     }
 }

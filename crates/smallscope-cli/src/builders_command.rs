@@ -1,0 +1,200 @@
+//! `smallscope builders`: identify a subject's builders (hill climbing or
+//! the genetic algorithm), detect its observers, cache the result for
+//! `--builders auto`, and compare what the builders reach with the whole API.
+
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use smallscope::beapi::{parse_int_range, BeapiConfig, BuilderMethod, Builders};
+use smallscope::builders::{Identification, IdentificationReport, IdentifySettings, Role};
+use smallscope::runner::Job;
+
+use crate::beapi_command::Format;
+use crate::run::RunOptions;
+use crate::summary::BuildersSummary;
+use crate::{find_subject, print, program, BadInput, RunArgs};
+
+/// `--method`.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum MethodArg {
+    /// Hill climbing: fast on small APIs.
+    Hc,
+    /// The genetic algorithm: for rich APIs (20 to 40 methods).
+    Ga,
+}
+
+#[derive(clap::Args)]
+pub struct BuildersArgs {
+    /// A registered subject (see `smallscope list`).
+    pub subject: String,
+    /// How to search: `hc` (hill climbing) or `ga` (the genetic algorithm).
+    #[arg(long, value_enum, default_value = "ga")]
+    pub method: MethodArg,
+    /// The scope sets of builders are scored at, and compared with the whole API at.
+    #[arg(long, default_value_t = 5)]
+    pub scope: u32,
+    /// The genetic algorithm's seed (any seed should give the same set).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Integer arguments, `A..B` with B excluded (default `0..scope`).
+    #[arg(long, value_name = "A..B", allow_hyphen_values = true)]
+    pub ints: Option<String>,
+    /// Leave `Class.field` out of the canonical form (repeatable).
+    #[arg(long = "omit", value_name = "CLASS.FIELD")]
+    pub omit: Vec<String>,
+    /// Stop after this many seconds, keeping the best set so far (not cached).
+    #[arg(long, value_name = "SECONDS")]
+    pub time_limit: Option<f64>,
+    /// How the summary is printed: `text`, or `json` (as `summary.json`).
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+    #[command(flatten)]
+    pub cache: crate::CacheArgs,
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+impl BuildersArgs {
+    fn settings(&self) -> Result<IdentifySettings, BadInput> {
+        let mut beapi = BeapiConfig {
+            scope: self.scope,
+            builder_scope: self.scope,
+            builders: Builders::Auto,
+            omit: self.omit.clone(),
+            cache_dir: self.cache.dir(),
+            ..BeapiConfig::default()
+        };
+        if let Some(ints) = &self.ints {
+            beapi.ints = Some(parse_int_range(ints)?);
+        }
+        if let Some(seconds) = self.time_limit {
+            beapi.time_limit = Some(smallscope::positive_seconds("--time-limit", seconds)?);
+        }
+        beapi.validate()?;
+        let method = match self.method {
+            MethodArg::Hc => BuilderMethod::HillClimbing,
+            MethodArg::Ga => BuilderMethod::Genetic,
+        };
+        Ok(IdentifySettings { beapi, method, seed: self.seed })
+    }
+
+    /// The command that repeats this run.
+    fn command(&self) -> String {
+        let method = match self.method {
+            MethodArg::Hc => "hc",
+            MethodArg::Ga => "ga",
+        };
+        let mut command = format!("{} builders {} --method {method} --scope {}", program(), self.subject, self.scope);
+        if self.method == MethodArg::Ga {
+            command.push_str(&format!(" --seed {}", self.seed));
+        }
+        if let Some(ints) = &self.ints {
+            command.push_str(&format!(" --ints={ints}"));
+        }
+        for field in &self.omit {
+            command.push_str(&format!(" --omit {field}"));
+        }
+        command
+    }
+
+    /// The run as a job: what the supervisor runs, and its workers.
+    pub fn job(&self) -> Result<Arc<dyn Job<Fold = IdentificationReport>>, BadInput> {
+        let registration = find_subject(&self.subject)?;
+        Ok(registration.subject().builders(self.settings()?, self.subject.clone(), Some(self.command())))
+    }
+}
+
+pub fn run(args: &BuildersArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
+    let job = args.job()?;
+    let subject = find_subject(&args.subject)?.subject();
+    let mut finished = crate::run::run(job, options)?;
+    let report = std::mem::take(&mut finished.fold);
+    let stop = finished.stop(report.stop);
+    let facts = finished.facts(report.run.clone(), stop, args.command());
+    let Some(identification) = report.identification else {
+        // Interrupted before a result: say so, with the facts.
+        let mut text = format!("smallscope builders {}: stopped ({}) before a result", args.subject, stop.describe());
+        crate::run::finish_text(&mut text, &facts, None);
+        print(text)?;
+        return Ok(finished.exit_code(false));
+    };
+    let seed = (args.method == MethodArg::Ga).then_some(args.seed);
+    let summary = BuildersSummary::new(&args.subject, subject.type_name(), identification, seed, facts);
+    let summary = finished.write(&args.run, Vec::new(), summary, |s| &mut s.run)?;
+    match args.format {
+        Format::Json => print(serde_json::to_string(&summary)?)?,
+        Format::Text => print(text(&summary))?,
+    }
+    Ok(finished.exit_code(false))
+}
+
+fn text(summary: &BuildersSummary) -> String {
+    let how = match summary.method.as_str() {
+        "ga" => format!("the genetic algorithm (seed {})", summary.seed.unwrap_or_default()),
+        _ => "hill climbing".to_owned(),
+    };
+    let mut out = format!("smallscope builders {}: {how}, scope {}\n", summary.subject, summary.scope);
+    out.push_str(&format!(
+        "builders: {} (fitness {:.4}: {} field values)\n",
+        summary.builders.join(", "),
+        summary.fitness,
+        summary.field_values
+    ));
+    let verdict = match summary.structures_builders == summary.structures_api {
+        true => "sufficient at this scope",
+        false => "NOT sufficient at this scope",
+    };
+    out.push_str(&format!(
+        "structures at scope {}: {} with the builders, {} with the whole API ({verdict})\n",
+        summary.scope, summary.structures_builders, summary.structures_api
+    ));
+    out.push_str(&format!("observers ({}): {}\n", summary.observers.len(), summary.observers.join(", ")));
+    for role in &summary.roles {
+        match &role.role {
+            Role::Mutator(evidence) => out.push_str(&format!("  {}: {evidence}\n", role.method)),
+            Role::Unexercised => {
+                out.push_str(&format!("  {}: never called legally by the random run, so kept\n", role.method))
+            }
+            Role::Observer { .. } => {}
+        }
+    }
+    match summary.from_cache {
+        true => out.push_str("read from the cache"),
+        false => out.push_str(&format!("identified in {:.2} s ({} sets scored)", summary.seconds, summary.evaluations)),
+    }
+    if summary.run.stop.is_early() {
+        out.push_str(&format!("\nstopped early ({}): the best set so far, not cached", summary.run.stop.describe()));
+    }
+    crate::run::finish_text(&mut out, &summary.run, summary.seed);
+    out
+}
+
+impl BuildersSummary {
+    fn new(
+        subject: &str,
+        type_name: &str,
+        identification: Identification,
+        seed: Option<u64>,
+        run: crate::RunFacts,
+    ) -> Self {
+        let Identification { identified, structures_builders, structures_api, seconds, from_cache } = identification;
+        BuildersSummary {
+            subject: subject.to_owned(),
+            type_name: type_name.to_owned(),
+            seed,
+            method: identified.method,
+            scope: identified.scope,
+            builders: identified.builders,
+            observers: identified.observers,
+            roles: identified.roles,
+            fitness: identified.fitness,
+            field_values: identified.field_values,
+            structures_builders,
+            structures_api,
+            evaluations: identified.evaluations,
+            seconds,
+            from_cache,
+            run,
+        }
+    }
+}
