@@ -44,6 +44,10 @@
 
 #[macro_use]
 mod content_order;
+#[macro_use]
+mod red_black;
+
+mod arena;
 
 pub mod avl;
 pub mod binheap;

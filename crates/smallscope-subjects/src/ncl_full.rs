@@ -1,14 +1,19 @@
 //! `ncl-full`: Apache Commons Collections' `NodeCachingLinkedList` of `i32`
 //! with its whole public API, the subject of builders identification.
 //!
-//! The same structure as [`ncl`](crate::ncl) (a circular doubly linked list
+//! The same structure as [`ncl`] (a circular doubly linked list
 //! through a header node, plus a cache of removed nodes that later inserts
-//! reuse), ported again as a type of its own with every public method of
+//! reuse), a subject of its own with every public method of
 //! `org.apache.commons.collections.list.NodeCachingLinkedList` and the
 //! `AbstractLinkedList` it inherits, as in the builders identification
 //! benchmark ("Builders identification by evolutionary algorithm", Table 1):
 //! among 30 operations, a search must find a sufficient and minimal set of
 //! builders and tell the observers apart.
+//!
+//! The type wraps `ncl`'s list and is walked as it: `ncl`'s operations are
+//! delegated, and the bulk ones (`add_all_at`, `remove_all`, `retain_all`)
+//! are written here over `ncl`'s node steps (`getNode`, `addNodeBefore`,
+//! `removeNode`), so the caching logic exists once.
 //!
 //! Heap shape: as `ncl`. `NodeCachingLinkedList { nodes: Vec<Node>, header,
 //! size, first_cache_node, cache_size, maximum_cache_size }`, `header` and
@@ -104,15 +109,11 @@
 //! Equality (`PartialEq`, `Eq`, `Hash`, `PartialOrd`, `Ord`) is by the
 //! element sequence alone, as for `ncl`. No planted bug.
 
-use std::hash::{Hash, Hasher};
-
-use smallscope::Heap;
+use smallscope::heap::{Class, Heap, Schema, Visitor};
 
 pub use crate::list::ListError;
-use crate::list::{check_element_index, check_position_index};
-
-/// `DEFAULT_MAXIMUM_CACHE_SIZE` in Apache Commons.
-pub const DEFAULT_MAXIMUM_CACHE_SIZE: usize = 20;
+use crate::ncl;
+pub use crate::ncl::DEFAULT_MAXIMUM_CACHE_SIZE;
 
 /// `subList`'s misuse.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -124,141 +125,109 @@ pub enum SubListError {
     IllegalArgument { from: usize, to: usize },
 }
 
-#[derive(Heap, Clone, Debug)]
+/// `ncl`'s list behind the whole API. Equality, hashing and order are the
+/// wrapped list's: by the element sequence.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NodeCachingLinkedList {
-    #[heap(arena)]
-    nodes: Vec<Node>,
-    #[heap(index = "nodes")]
-    header: usize,
-    size: usize,
-    #[heap(index = "nodes")]
-    first_cache_node: Option<usize>,
-    cache_size: usize,
-    maximum_cache_size: usize,
-    /// Arena slots of removed nodes that did not fit in the cache.
-    #[heap(skip)]
-    free: Vec<usize>,
+    list: ncl::NodeCachingLinkedList,
 }
 
-#[derive(Heap, Clone, Debug)]
-struct Node {
-    value: Option<i32>,
-    #[heap(index = "nodes")]
-    previous: Option<usize>,
-    #[heap(index = "nodes")]
-    next: Option<usize>,
+/// Walked as the wrapped list, which the wrapper adds nothing to: the
+/// classes and fields are `ncl`'s, so the structures are too.
+impl Heap for NodeCachingLinkedList {
+    fn class() -> &'static Class {
+        <ncl::NodeCachingLinkedList as Heap>::class()
+    }
+
+    fn walk(&self, visitor: &mut dyn Visitor) {
+        self.list.walk(visitor);
+    }
+
+    fn collect_classes(schema: &mut Schema) {
+        <ncl::NodeCachingLinkedList as Heap>::collect_classes(schema);
+    }
 }
 
 #[smallscope::api(name = "ncl-full", rep_ok = rep_ok)]
 impl NodeCachingLinkedList {
     /// An empty list with the default maximum cache size (20).
     pub fn new() -> Self {
-        Self::with_maximum_cache_size(DEFAULT_MAXIMUM_CACHE_SIZE)
+        Self::default()
     }
 
     /// Appends `x` (Java's `add(Object)`, whose `true` is left out).
     pub fn add(&mut self, x: i32) {
-        self.add_last(x);
+        self.list.add(x);
     }
 
     /// Inserts `x` in front.
     pub fn add_first(&mut self, x: i32) {
-        let first = self.next_of(self.header);
-        self.add_node_before(x, first);
+        self.list.add_first(x);
     }
 
     /// Appends `x`.
     pub fn add_last(&mut self, x: i32) {
-        self.add_node_before(x, self.header);
+        self.list.add_last(x);
     }
 
     /// Inserts `x` so that it ends up at position `index` (`0..=size`).
     pub fn add_at(&mut self, index: usize, x: i32) -> Result<(), ListError> {
-        let before = self.get_node(index, true)?;
-        self.add_node_before(x, before);
-        Ok(())
+        self.list.add_at(index, x)
     }
 
     /// Appends the values of `xs` in order (`addAll(Collection)`); `true`.
     pub fn add_all(&mut self, xs: Vec<i32>) -> bool {
-        self.add_all_before(self.header, &xs);
+        for x in xs {
+            self.list.add_last(x);
+        }
         true
     }
 
     /// Inserts the values of `xs` in order so that the first ends up at
     /// `index` (`addAll(int, Collection)`); `true`, even for an empty `xs`.
     pub fn add_all_at(&mut self, index: usize, xs: Vec<i32>) -> Result<bool, ListError> {
-        let before = self.get_node(index, true)?;
-        self.add_all_before(before, &xs);
+        let before = self.list.get_node(index, true)?;
+        // Each before the same node, so they keep their order.
+        for x in xs {
+            self.list.add_node_before(x, before);
+        }
         Ok(true)
     }
 
     /// The value at `index`.
     pub fn get(&self, index: usize) -> Result<i32, ListError> {
-        let node = self.get_node(index, false)?;
-        self.nodes[node].value.ok_or(ListError::NoSuchElement)
+        self.list.get(index)
     }
 
     pub fn get_first(&self) -> Result<i32, ListError> {
-        let first = self.next_of(self.header);
-        if first == self.header {
-            return Err(ListError::NoSuchElement);
-        }
-        self.nodes[first].value.ok_or(ListError::NoSuchElement)
+        self.list.get_first()
     }
 
     pub fn get_last(&self) -> Result<i32, ListError> {
-        let last = self.previous_of(self.header);
-        if last == self.header {
-            return Err(ListError::NoSuchElement);
-        }
-        self.nodes[last].value.ok_or(ListError::NoSuchElement)
+        self.list.get_last()
     }
 
     /// Replaces the value at `index`; returns the old one. The node stays.
     pub fn set(&mut self, index: usize, x: i32) -> Result<i32, ListError> {
-        let node = self.get_node(index, false)?;
-        self.nodes[node].value.replace(x).ok_or(ListError::NoSuchElement)
+        self.list.set(index, x)
     }
 
     pub fn remove_first(&mut self) -> Result<i32, ListError> {
-        let first = self.next_of(self.header);
-        if first == self.header {
-            return Err(ListError::NoSuchElement);
-        }
-        let old = self.nodes[first].value;
-        self.remove_node(first);
-        old.ok_or(ListError::NoSuchElement)
+        self.list.remove_first()
     }
 
     pub fn remove_last(&mut self) -> Result<i32, ListError> {
-        let last = self.previous_of(self.header);
-        if last == self.header {
-            return Err(ListError::NoSuchElement);
-        }
-        let old = self.nodes[last].value;
-        self.remove_node(last);
-        old.ok_or(ListError::NoSuchElement)
+        self.list.remove_last()
     }
 
     /// Removes and returns the value at `index` (Java's `remove(int)`).
     pub fn remove_at(&mut self, index: usize) -> Result<i32, ListError> {
-        let node = self.get_node(index, false)?;
-        let old = self.nodes[node].value;
-        self.remove_node(node);
-        old.ok_or(ListError::NoSuchElement)
+        self.list.remove_at(index)
     }
 
     /// Removes the first occurrence of `x` (Java's `remove(Object)`).
     pub fn remove_value(&mut self, x: i32) -> bool {
-        let found = self.forward().find(|&n| self.nodes[n].value == Some(x));
-        match found {
-            Some(node) => {
-                self.remove_node(node);
-                true
-            }
-            None => false,
-        }
+        self.list.remove_value(x)
     }
 
     /// Removes, front to back, every element that `xs` contains
@@ -276,31 +245,21 @@ impl NodeCachingLinkedList {
     /// `removeAllNodes`: caches as many nodes as fit, front first, and drops
     /// the rest; the header points at itself again.
     pub fn clear(&mut self) {
-        let main: Vec<usize> = self.forward().collect();
-        let to_cache = main.len().min(self.maximum_cache_size.saturating_sub(self.cache_size));
-        for &node in &main[..to_cache] {
-            self.add_node_to_cache(node);
-        }
-        self.free.extend_from_slice(&main[to_cache..]);
-        let header = self.header;
-        self.nodes[header].next = Some(header);
-        self.nodes[header].previous = Some(header);
-        self.size = 0;
+        self.list.clear();
     }
 
     /// Position of the first occurrence of `x` (Java's `-1` is `None`).
     pub fn index_of(&self, x: i32) -> Option<usize> {
-        self.forward().position(|n| self.nodes[n].value == Some(x))
+        self.list.index_of(x)
     }
 
     /// Position of the last occurrence of `x`, searching backwards.
     pub fn last_index_of(&self, x: i32) -> Option<usize> {
-        let from_end = self.backward().position(|n| self.nodes[n].value == Some(x))?;
-        Some(self.size - 1 - from_end)
+        self.list.last_index_of(x)
     }
 
     pub fn contains(&self, x: i32) -> bool {
-        self.index_of(x).is_some()
+        self.list.contains(x)
     }
 
     /// Whether every value of `xs` is in the list (`true` for an empty `xs`).
@@ -309,116 +268,55 @@ impl NodeCachingLinkedList {
     }
 
     pub fn size(&self) -> usize {
-        self.size
+        self.list.size()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.size == 0
+        self.list.is_empty()
     }
 
     /// The values, first to last (`toArray`).
     pub fn to_vec(&self) -> Vec<i32> {
-        self.forward().filter_map(|n| self.nodes[n].value).collect()
+        self.list.to_vec()
     }
 
     /// A copy of the values at `from..to` (`subList`, checked as Apache's
     /// `LinkedSubList` does: `to > size` first, then `from > to`).
     pub fn sub_list(&self, from: usize, to: usize) -> Result<Vec<i32>, SubListError> {
-        if to > self.size {
-            return Err(SubListError::IndexOutOfBounds { to, size: self.size });
+        let size = self.size();
+        if to > size {
+            return Err(SubListError::IndexOutOfBounds { to, size });
         }
         if from > to {
             return Err(SubListError::IllegalArgument { from, to });
         }
-        Ok(self.forward().skip(from).take(to - from).filter_map(|n| self.nodes[n].value).collect())
+        Ok(self.to_vec()[from..to].to_vec())
     }
 
     /// `List.equals`: the same size and the same values in the same order.
     pub fn equals(&self, other: &Self) -> bool {
-        self.size == other.size
-            && self.forward().map(|n| self.nodes[n].value).eq(other.forward().map(|n| other.nodes[n].value))
+        self.size() == other.size() && self.to_vec() == other.to_vec()
     }
 
     /// `List.hashCode`: `31 * h + e` over the values, from 1, wrapping
     /// (an `Integer`'s hash is its value).
     pub fn hash_code(&self) -> i32 {
-        self.forward().filter_map(|n| self.nodes[n].value).fold(1i32, |h, e| h.wrapping_mul(31).wrapping_add(e))
+        self.to_vec().into_iter().fold(1i32, |h, e| h.wrapping_mul(31).wrapping_add(e))
     }
 
     /// The most nodes the cache may hold (Apache's `getMaximumCacheSize`).
     pub fn max_cache_size(&self) -> usize {
-        self.maximum_cache_size
+        self.list.max_cache_size()
     }
 
     /// How many removed nodes are waiting for reuse.
     pub fn cache_size(&self) -> usize {
-        self.cache_size
+        self.list.cache_size()
     }
 
-    /// The corrected invariant, as `ncl`'s:
-    /// - the header exists and holds no value;
-    /// - following `next` from the header returns to it after exactly `size`
-    ///   distinct nodes, each holding a value, with every `previous` link the
-    ///   inverse of the `next` link into it;
-    /// - the cache is a `None`-terminated chain through `next` of exactly
-    ///   `cache_size` distinct nodes, none in the main list, each with no value
-    ///   and no `previous`; `cache_size <= maximum_cache_size`;
-    /// - (port detail) slots on the free list are in range, distinct and not
-    ///   reachable, so reusing one cannot corrupt the structure.
+    /// `ncl`'s corrected invariant.
     pub fn rep_ok(&self) -> bool {
-        let len = self.nodes.len();
-        if self.header >= len || self.nodes[self.header].value.is_some() {
-            return false;
-        }
-        let mut seen = vec![false; len];
-        seen[self.header] = true;
-        // Main list: each step is checked, so at most `len` steps are taken.
-        let mut cur = self.header;
-        let mut count = 0usize;
-        loop {
-            let Some(next) = self.nodes[cur].next.filter(|&n| n < len) else { return false };
-            if self.nodes[next].previous != Some(cur) {
-                return false;
-            }
-            if next == self.header {
-                break;
-            }
-            if seen[next] || self.nodes[next].value.is_none() {
-                return false;
-            }
-            seen[next] = true;
-            count += 1;
-            cur = next;
-        }
-        if count != self.size {
-            return false;
-        }
-        // Cache.
-        let mut cached = 0usize;
-        let mut link = self.first_cache_node;
-        while let Some(node) = link {
-            if node >= len || seen[node] {
-                return false;
-            }
-            let n = &self.nodes[node];
-            if n.value.is_some() || n.previous.is_some() {
-                return false;
-            }
-            seen[node] = true;
-            cached += 1;
-            link = n.next;
-        }
-        if cached != self.cache_size || self.cache_size > self.maximum_cache_size {
-            return false;
-        }
-        // Free slots.
-        for &slot in &self.free {
-            if slot >= len || seen[slot] {
-                return false;
-            }
-            seen[slot] = true;
-        }
-        true
+        self.list.rep_ok()
     }
 }
 
@@ -427,185 +325,35 @@ impl NodeCachingLinkedList {
     /// An empty list whose cache holds at most `maximum_cache_size` nodes
     /// (Java's `NodeCachingLinkedList(int)`).
     pub fn with_maximum_cache_size(maximum_cache_size: usize) -> Self {
-        NodeCachingLinkedList {
-            nodes: vec![Node { value: None, previous: Some(0), next: Some(0) }],
-            header: 0,
-            size: 0,
-            first_cache_node: None,
-            cache_size: 0,
-            maximum_cache_size,
-            free: Vec::new(),
-        }
+        NodeCachingLinkedList { list: ncl::NodeCachingLinkedList::with_maximum_cache_size(maximum_cache_size) }
     }
 
     /// Apache's protected `setMaximumCacheSize`: sets the maximum, then
     /// `shrinkCacheToMaximumSize` takes nodes off the front of the cache
     /// until it fits.
     pub fn set_maximum_cache_size(&mut self, maximum_cache_size: usize) {
-        self.maximum_cache_size = maximum_cache_size;
-        while self.cache_size > self.maximum_cache_size {
-            let node = self.node_from_cache().expect("cache_size counts the cached nodes");
-            self.free.push(node);
-        }
-    }
-
-    fn next_of(&self, node: usize) -> usize {
-        self.nodes[node].next.expect("ncl-full: main-list next link is null")
-    }
-
-    fn previous_of(&self, node: usize) -> usize {
-        self.nodes[node].previous.expect("ncl-full: main-list previous link is null")
-    }
-
-    /// The main-list nodes, first to last.
-    fn forward(&self) -> impl Iterator<Item = usize> + '_ {
-        std::iter::successors(Some(self.next_of(self.header)), |&n| Some(self.next_of(n)))
-            .take_while(|&n| n != self.header)
-            .take(self.size)
-    }
-
-    /// The main-list nodes, last to first.
-    fn backward(&self) -> impl Iterator<Item = usize> + '_ {
-        std::iter::successors(Some(self.previous_of(self.header)), |&n| Some(self.previous_of(n)))
-            .take_while(|&n| n != self.header)
-            .take(self.size)
-    }
-
-    /// `getNode(index, endMarkerAllowed)`: walks from the nearer end; with
-    /// `end_marker_allowed`, `index == size` gives the header.
-    fn get_node(&self, index: usize, end_marker_allowed: bool) -> Result<usize, ListError> {
-        if end_marker_allowed {
-            check_position_index(index, self.size)?;
-        } else {
-            check_element_index(index, self.size)?;
-        }
-        let mut node;
-        if index < self.size / 2 {
-            node = self.next_of(self.header);
-            for _ in 0..index {
-                node = self.next_of(node);
-            }
-        } else {
-            node = self.header;
-            for _ in index..self.size {
-                node = self.previous_of(node);
-            }
-        }
-        Ok(node)
-    }
-
-    /// `getNodeFromCache`.
-    fn node_from_cache(&mut self) -> Option<usize> {
-        if self.cache_size == 0 {
-            return None;
-        }
-        let node = self.first_cache_node?;
-        self.first_cache_node = self.nodes[node].next;
-        self.nodes[node].next = None;
-        self.cache_size -= 1;
-        Some(node)
-    }
-
-    /// `addNodeToCache`: does nothing when the cache is full (`isCacheFull`).
-    fn add_node_to_cache(&mut self, node: usize) -> bool {
-        if self.cache_size >= self.maximum_cache_size {
-            return false;
-        }
-        let n = &mut self.nodes[node];
-        n.previous = None;
-        n.next = self.first_cache_node;
-        n.value = None;
-        self.first_cache_node = Some(node);
-        self.cache_size += 1;
-        true
-    }
-
-    /// `createNode`: a cached node if there is one, else a fresh one (a
-    /// recycled arena slot when possible).
-    fn create_node(&mut self, value: i32) -> usize {
-        if let Some(node) = self.node_from_cache() {
-            self.nodes[node].value = Some(value);
-            return node;
-        }
-        let fresh = Node { value: Some(value), previous: None, next: None };
-        match self.free.pop() {
-            Some(slot) => {
-                self.nodes[slot] = fresh;
-                slot
-            }
-            None => {
-                self.nodes.push(fresh);
-                self.nodes.len() - 1
-            }
-        }
-    }
-
-    /// `addNodeBefore` / `addNode`.
-    fn add_node_before(&mut self, value: i32, before: usize) {
-        let node = self.create_node(value);
-        let previous = self.previous_of(before);
-        self.nodes[node].next = Some(before);
-        self.nodes[node].previous = Some(previous);
-        self.nodes[previous].next = Some(node);
-        self.nodes[before].previous = Some(node);
-        self.size += 1;
-    }
-
-    /// `addAll`'s loop: each value before the same node, so they keep their order.
-    fn add_all_before(&mut self, before: usize, xs: &[i32]) {
-        for &x in xs {
-            self.add_node_before(x, before);
-        }
-    }
-
-    /// `removeNode`: unlinks, then caches the node or frees its slot.
-    fn remove_node(&mut self, node: usize) {
-        let previous = self.previous_of(node);
-        let next = self.next_of(node);
-        self.nodes[previous].next = Some(next);
-        self.nodes[next].previous = Some(previous);
-        self.size -= 1;
-        if !self.add_node_to_cache(node) {
-            self.free.push(node);
-        }
+        self.list.set_maximum_cache_size(maximum_cache_size);
     }
 
     /// The iterator loop of `removeAll` / `retainAll`: front to back, each
     /// node whose value matches goes through `removeNode`.
     fn remove_where(&mut self, matches: impl Fn(i32) -> bool) -> bool {
-        let doomed: Vec<usize> = self.forward().filter(|&n| self.nodes[n].value.is_some_and(&matches)).collect();
+        let list = &self.list;
+        let doomed: Vec<usize> = list.forward().filter(|&n| list.value(n).is_some_and(&matches)).collect();
         for &node in &doomed {
-            self.remove_node(node);
+            self.list.remove_node(node);
         }
         !doomed.is_empty()
-    }
-}
-
-impl Default for NodeCachingLinkedList {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-// Two lists are equal when they hold the same elements in the same order
-// (their [`to_vec`](NodeCachingLinkedList::to_vec)s are equal); the cache,
-// its maximum size and the arena layout play no part.
-compare_by_content!(@order [] NodeCachingLinkedList, to_vec);
-
-/// Hashes the element sequence, exactly what `==` compares.
-impl Hash for NodeCachingLinkedList {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        self.to_vec().hash(state);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::{assert_rejects, assert_rejects_miscount, ListModel, XorShift};
+    use crate::testing::{beapi_count, named, ListModel, XorShift};
     use smallscope::api::Subject;
     use smallscope::heap::canonical_text;
-    use smallscope::{Beapi, Builders};
+    use smallscope::Builders;
 
     type Ncl = NodeCachingLinkedList;
 
@@ -782,9 +530,14 @@ mod tests {
         assert!(list.rep_ok(), "{list:?}");
         assert_eq!(list.to_vec(), model.list.to_vec());
         assert_eq!(list.size(), model.list.len());
-        assert_eq!(list.cache_size, model.cache, "cache after {list:?}");
-        // The arena holds the live and cached nodes plus the garbage slots on `free`.
-        assert_eq!(list.nodes.len(), 1 + list.size + list.cache_size + list.free.len());
+        assert_eq!(list.cache_size(), model.cache, "cache after {list:?}");
+        assert_no_leak(list);
+    }
+
+    /// The arena holds the header, the live and cached nodes, and the garbage slots on `free`.
+    fn assert_no_leak(list: &Ncl) {
+        let (slots, free) = list.list.arena_slots();
+        assert_eq!(slots, 1 + list.size() + list.cache_size() + free);
     }
 
     /// 3000 sequences of up to 40 calls, over maximum cache sizes from 0
@@ -810,8 +563,8 @@ mod tests {
                         model.max = m;
                         model.cache = model.cache.min(m);
                         assert!(list.rep_ok());
-                        assert_eq!(list.cache_size, model.cache);
-                        assert_eq!(list.nodes.len(), 1 + list.size + list.cache_size + list.free.len());
+                        assert_eq!(list.cache_size(), model.cache);
+                        assert_no_leak(&list);
                     }
                     pool.push((list.clone(), model.list.to_vec()));
                     if pool.len() > 64 {
@@ -826,55 +579,16 @@ mod tests {
     fn inserts_reuse_cached_nodes_and_removals_fill_the_cache() {
         let mut list = Ncl::new();
         list.add_all(vec![1, 2, 3]);
-        assert_eq!(list.nodes.len(), 4);
+        assert_eq!(list.list.arena_slots(), (4, 0));
         assert!(list.remove_all(vec![1, 3]));
-        assert_eq!((list.to_vec(), list.cache_size), (vec![2], 2));
+        assert_eq!((list.to_vec(), list.cache_size()), (vec![2], 2));
         assert_eq!(list.add_all_at(0, vec![7, 8]), Ok(true));
-        assert_eq!((list.to_vec(), list.cache_size), (vec![7, 8, 2], 0));
-        assert_eq!(list.nodes.len(), 4, "no node was allocated");
+        assert_eq!((list.to_vec(), list.cache_size()), (vec![7, 8, 2], 0));
+        assert_eq!(list.list.arena_slots(), (4, 0), "no node was allocated");
         assert!(list.retain_all(vec![8]));
-        assert_eq!((list.to_vec(), list.cache_size), (vec![8], 2));
+        assert_eq!((list.to_vec(), list.cache_size()), (vec![8], 2));
         assert!(!list.retain_all(vec![8]));
         assert!(!list.remove_all(vec![]));
-        assert!(list.rep_ok());
-    }
-
-    #[test]
-    fn a_full_cache_drops_removed_nodes() {
-        let mut list = Ncl::with_maximum_cache_size(1);
-        list.add_all(vec![1, 2, 3]);
-        list.remove_first().unwrap();
-        list.remove_first().unwrap();
-        assert_eq!((list.cache_size, list.free.len()), (1, 1));
-        assert!(list.rep_ok());
-    }
-
-    #[test]
-    fn clear_caches_what_fits_front_first() {
-        let mut list = Ncl::with_maximum_cache_size(3);
-        list.add_all(vec![0, 1, 2, 3, 4]);
-        let front: Vec<usize> = list.forward().collect();
-        list.remove_last().unwrap();
-        list.clear();
-        assert_eq!((list.size, list.cache_size, list.free.len()), (0, 3, 2));
-        // The last node of the list is the first of the cache; the first two
-        // list nodes follow it, pushed in front order.
-        let cached: Vec<usize> = std::iter::successors(list.first_cache_node, |&n| list.nodes[n].next).collect();
-        assert_eq!(cached, [front[1], front[0], front[4]]);
-        assert!(list.rep_ok());
-    }
-
-    #[test]
-    fn set_maximum_cache_size_shrinks_the_cache() {
-        let mut list = Ncl::new();
-        list.add_all(vec![0, 1, 2, 3]);
-        list.clear();
-        assert_eq!(list.cache_size, 4);
-        list.set_maximum_cache_size(1);
-        assert_eq!((list.cache_size, list.maximum_cache_size, list.free.len()), (1, 1, 3));
-        assert!(list.rep_ok());
-        list.set_maximum_cache_size(5);
-        assert_eq!(list.cache_size, 1);
         assert!(list.rep_ok());
     }
 
@@ -961,54 +675,15 @@ mod tests {
         (0..n).map(|k| (n as usize).pow(k) * (n - k) as usize).sum()
     }
 
-    fn count(n: u32, builders: Builders) -> usize {
-        let report = Beapi::<Ncl>::new().scope(n).builders(builders).run().expect("valid configuration");
-        assert!(!report.stopped_early(), "scope {n} stopped early");
-        assert!(report.failures.is_empty(), "scope {n}: {:?}", report.failures);
-        report.structure_count()
-    }
-
     /// `new`, `add_first`, `remove_first` make every structure the whole API makes.
     #[test]
     fn three_builders_are_sufficient() {
-        let three = || Builders::Named(["new", "add_first", "remove_first"].map(String::from).to_vec());
+        let three = || named(&["new", "add_first", "remove_first"]);
         for n in 1..=3 {
-            assert_eq!(count(n, Builders::All), closed_form(n), "whole API at scope {n}");
-            assert_eq!(count(n, three()), closed_form(n), "three builders at scope {n}");
+            assert_eq!(beapi_count::<Ncl>(n, Builders::All), closed_form(n), "whole API at scope {n}");
+            assert_eq!(beapi_count::<Ncl>(n, three()), closed_form(n), "three builders at scope {n}");
         }
         assert_eq!(closed_form(3), 18);
         assert_eq!(closed_form(4), 112);
-    }
-
-    /// A list with main list [1, 2] and one cached node.
-    fn sample() -> Ncl {
-        let mut list = Ncl::new();
-        list.add_all(vec![1, 2, 3]);
-        list.remove_last().unwrap();
-        assert_eq!((list.size, list.cache_size), (2, 1));
-        assert!(list.rep_ok());
-        list
-    }
-
-    #[test]
-    fn rep_ok_rejects_broken_lists() {
-        assert_rejects_miscount(&sample(), |list| &mut list.size);
-        assert_rejects_miscount(&sample(), |list| &mut list.cache_size);
-        assert_rejects(sample(), |list| list.nodes[list.header].value = Some(0));
-        assert_rejects(sample(), |list| {
-            let second = list.get_node(1, false).unwrap();
-            list.nodes[second].previous = Some(list.header);
-        });
-        assert_rejects(sample(), |list| {
-            let cached = list.first_cache_node.unwrap();
-            list.nodes[cached].value = Some(7);
-        });
-        assert_rejects(sample(), |list| {
-            let cached = list.first_cache_node.unwrap();
-            let first = list.get_node(0, false).unwrap();
-            list.nodes[cached].next = Some(first);
-        });
-        assert_rejects(sample(), |list| list.maximum_cache_size = 0);
-        assert_rejects(sample(), |list| list.first_cache_node = Some(99));
     }
 }

@@ -75,6 +75,8 @@
 
 use smallscope::Heap;
 
+use crate::arena::{self, Reached};
+
 /// The highest priority (schedule's `MAXPRIO`).
 pub const MAX_PRIO: i32 = 3;
 
@@ -170,10 +172,7 @@ impl Scheduler {
     /// if none is current). Returns its pid.
     pub fn unblock(&mut self, position: usize) -> Result<i32, SchedError> {
         let node = self.blocked.remove_at(&mut self.procs, position)?;
-        let prio = self.procs[node].prio;
-        self.ready[Self::slot(prio)].push_back(&mut self.procs, node);
-        self.dispatch();
-        Ok(self.procs[node].pid)
+        Ok(self.make_ready(node))
     }
 
     /// `QUANTUM_EXPIRE`: the current process goes to the end of the ready
@@ -182,10 +181,7 @@ impl Scheduler {
     /// pid of the process whose quantum expired.
     pub fn quantum_expire(&mut self) -> Result<i32, SchedError> {
         let node = self.current.take().ok_or(SchedError::Idle)?;
-        let prio = self.procs[node].prio;
-        self.ready[Self::slot(prio)].push_back(&mut self.procs, node);
-        self.dispatch();
-        Ok(self.procs[node].pid)
+        Ok(self.make_ready(node))
     }
 
     /// `FINISH` (`finish_process`): the current process terminates and the
@@ -253,8 +249,7 @@ impl Scheduler {
     /// - no process is ready while none is current (dispatch is immediate);
     /// - (port detail) free slots are in range, distinct and not reachable.
     pub fn rep_ok(&self) -> bool {
-        let len = self.procs.len();
-        let mut seen = vec![false; len];
+        let mut reached = Reached::new(self.procs.len());
         let mut pids = Vec::new();
         let queues = self.ready.iter().zip(1..).map(|(q, p)| (q, Some(p))).chain([(&self.blocked, None)]);
         for (queue, prio) in queues {
@@ -262,10 +257,9 @@ impl Scheduler {
             let mut last = None;
             let mut link = queue.first;
             while let Some(node) = link {
-                if node >= len || seen[node] {
+                if !reached.first_visit(node) {
                     return false;
                 }
-                seen[node] = true;
                 let p = &self.procs[node];
                 let prio_ok = match prio {
                     Some(prio) => p.prio == prio,
@@ -285,10 +279,9 @@ impl Scheduler {
         }
         match self.current {
             Some(node) => {
-                if node >= len || seen[node] {
+                if !reached.first_visit(node) {
                     return false;
                 }
-                seen[node] = true;
                 let p = &self.procs[node];
                 if !(1..=MAX_PRIO).contains(&p.prio) || p.next.is_some() {
                     return false;
@@ -305,13 +298,7 @@ impl Scheduler {
         if pids.first().is_some_and(|&pid| pid < 0) || pids.windows(2).any(|w| w[0] == w[1]) {
             return false;
         }
-        for &slot in &self.free {
-            if slot >= len || seen[slot] {
-                return false;
-            }
-            seen[slot] = true;
-        }
-        true
+        reached.free_slots_are_unreached(&self.free)
     }
 }
 
@@ -349,6 +336,15 @@ impl Scheduler {
         (prio - 1) as usize
     }
 
+    /// Puts `node` at the end of the ready queue of its priority, then
+    /// dispatches; returns its pid.
+    fn make_ready(&mut self, node: usize) -> i32 {
+        let prio = self.procs[node].prio;
+        self.ready[Self::slot(prio)].push_back(&mut self.procs, node);
+        self.dispatch();
+        self.procs[node].pid
+    }
+
     /// schedule's `schedule()`: if no process is current, the first of the
     /// highest non-empty ready queue becomes current.
     fn dispatch(&mut self) {
@@ -379,16 +375,7 @@ impl Scheduler {
     }
 
     fn alloc(&mut self, process: Process) -> usize {
-        match self.free.pop() {
-            Some(slot) => {
-                self.procs[slot] = process;
-                slot
-            }
-            None => {
-                self.procs.push(process);
-                self.procs.len() - 1
-            }
-        }
+        arena::store(&mut self.procs, self.free.pop(), process)
     }
 }
 
@@ -441,9 +428,9 @@ compare_by_content!([] Scheduler, content);
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::{assert_rejects, assert_rejects_miscount, XorShift};
+    use crate::testing::{assert_rejects, assert_rejects_miscount, beapi_count, named, XorShift};
     use smallscope::heap::canonical_text;
-    use smallscope::{Beapi, Builders};
+    use smallscope::Builders;
     use std::collections::VecDeque;
 
     /// The oracle: queues of `(pid, prio)` as `VecDeque`s.
@@ -747,34 +734,23 @@ mod tests {
         assert_rejects(sample(), |s| s.free.push(s.current.unwrap()));
     }
 
-    fn count(scope: u32, builders: Builders) -> usize {
-        let report = Beapi::<Scheduler>::new().scope(scope).builders(builders).run().unwrap();
-        assert!(!report.stopped_early());
-        assert!(report.failures.is_empty(), "scope {scope}: {:?}", report.failures);
-        report.structure_count()
-    }
-
-    fn named(names: &[&str]) -> Builders {
-        Builders::Named(names.iter().map(|n| n.to_string()).collect())
-    }
-
     const BUILDERS: [&str; 5] = ["new", "new_job", "upgrade_prio", "block", "finish"];
 
     #[test]
     fn structure_counts_builders_match_the_whole_api() {
         for (scope, expected) in [(3, 775), (4, 10_573)] {
-            assert_eq!(count(scope, Builders::All), expected, "scope {scope}");
-            assert_eq!(count(scope, named(&BUILDERS)), expected, "scope {scope}");
+            assert_eq!(beapi_count::<Scheduler>(scope, Builders::All), expected, "scope {scope}");
+            assert_eq!(beapi_count::<Scheduler>(scope, named(&BUILDERS)), expected, "scope {scope}");
         }
     }
 
     #[test]
     fn structure_counts_each_builder_is_needed() {
-        let all = count(3, named(&BUILDERS));
+        let all = beapi_count::<Scheduler>(3, named(&BUILDERS));
         // `new`, the only constructor, stays.
         for left_out in &BUILDERS[1..] {
             let fewer: Vec<&str> = BUILDERS.iter().copied().filter(|b| b != left_out).collect();
-            assert!(count(3, named(&fewer)) < all, "{left_out} is not needed");
+            assert!(beapi_count::<Scheduler>(3, named(&fewer)) < all, "{left_out} is not needed");
         }
     }
 }

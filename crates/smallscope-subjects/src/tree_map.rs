@@ -1,9 +1,10 @@
 //! `tree-map`: a red-black tree map from `i32` keys to `i32` values,
 //! balanced exactly as `java.util.TreeMap` (and CLRS) balances it.
 //!
-//! The tree is [`rbt`](crate::rbt)'s port of `TreeMap` (`put` with
-//! `fixAfterInsertion`, `deleteEntry` with `fixAfterDeletion`, the rotations,
-//! `successor` and the null-safe helpers), with a value in every entry. As in
+//! The tree is the port of `TreeMap` (`put` with `fixAfterInsertion`,
+//! `deleteEntry` with `fixAfterDeletion`, the rotations, `successor` and the
+//! null-safe helpers) in the private module `red_black`, which
+//! [`rbt`](crate::rbt) uses too, with a value in every entry. As in
 //! `TreeMap`, a fresh entry is black, the root is always black, `put` of a
 //! present key replaces its value in place (the shape does not change), and
 //! deleting an entry with two children copies its successor's key *and value*
@@ -62,7 +63,8 @@
 use smallscope::Heap;
 
 pub use crate::rbt::Color;
-use Color::{Black, Red};
+use crate::red_black::{Entry, Link, RedBlackArena};
+use Color::Black;
 
 /// `range(lo, hi)` with `lo > hi`: Rust's `BTreeMap::range` panics and
 /// Java's `subMap` throws `IllegalArgumentException`.
@@ -84,8 +86,10 @@ pub struct TreeMap {
     free: Vec<usize>,
 }
 
+/// An entry of the map (`TreeMap.Entry`); crate-visible as the entry type
+/// of [`RedBlackArena`].
 #[derive(Heap, Clone, Debug)]
-struct Node {
+pub(crate) struct Node {
     key: i32,
     value: i32,
     color: Color,
@@ -97,7 +101,30 @@ struct Node {
     parent: Option<usize>,
 }
 
-type Link = Option<usize>;
+/// A map's entry: a key and its value.
+impl Entry for Node {
+    type Value = i32;
+
+    fn new(key: i32, value: i32, parent: Link) -> Self {
+        Node { key, value, color: Black, left: None, right: None, parent }
+    }
+
+    fn value(&self) -> i32 {
+        self.value
+    }
+
+    fn set_entry(&mut self, key: i32, value: i32) {
+        self.key = key;
+        self.value = value;
+    }
+
+    entry_fields!();
+}
+
+impl RedBlackArena for TreeMap {
+    type Entry = Node;
+    arena_fields!();
+}
 
 #[smallscope::api(name = "tree-map", rep_ok = rep_ok)]
 impl TreeMap {
@@ -116,10 +143,7 @@ impl TreeMap {
 
     /// `TreeMap.remove`: removes `key`; returns its value.
     pub fn remove(&mut self, key: i32) -> Option<i32> {
-        let p = self.get_entry(key)?;
-        let value = self.nodes[p].value;
-        self.delete_entry(p);
-        Some(value)
+        self.pop(self.get_entry(key)).map(|(_, value)| value)
     }
 
     /// `TreeMap.get`.
@@ -143,56 +167,47 @@ impl TreeMap {
 
     /// Removes every entry.
     pub fn clear(&mut self) {
-        self.nodes.clear();
-        self.free.clear();
-        self.root = None;
-        self.size = 0;
+        self.clear_entries();
     }
 
     /// The smallest key.
     pub fn first_key(&self) -> Option<i32> {
-        self.first_entry().map(|e| self.nodes[e].key)
+        self.key_of(self.first_entry())
     }
 
     /// The largest key.
     pub fn last_key(&self) -> Option<i32> {
-        self.last_entry().map(|e| self.nodes[e].key)
+        self.key_of(self.last_entry())
     }
 
     /// `TreeMap.pollFirstEntry`: removes and returns the entry with the smallest key.
     pub fn pop_first(&mut self) -> Option<(i32, i32)> {
-        let e = self.first_entry()?;
-        let entry = (self.nodes[e].key, self.nodes[e].value);
-        self.delete_entry(e);
-        Some(entry)
+        self.pop(self.first_entry())
     }
 
     /// `TreeMap.pollLastEntry`: removes and returns the entry with the largest key.
     pub fn pop_last(&mut self) -> Option<(i32, i32)> {
-        let e = self.last_entry()?;
-        let entry = (self.nodes[e].key, self.nodes[e].value);
-        self.delete_entry(e);
-        Some(entry)
+        self.pop(self.last_entry())
     }
 
     /// `TreeMap.floorKey`: the greatest key `<= key`.
     pub fn floor_key(&self, key: i32) -> Option<i32> {
-        self.search(key, true, true)
+        self.key_of(self.closest_entry(key, true, true))
     }
 
     /// `TreeMap.ceilingKey`: the least key `>= key`.
     pub fn ceiling_key(&self, key: i32) -> Option<i32> {
-        self.search(key, false, true)
+        self.key_of(self.closest_entry(key, false, true))
     }
 
     /// `TreeMap.lowerKey`: the greatest key `< key`.
     pub fn lower_key(&self, key: i32) -> Option<i32> {
-        self.search(key, true, false)
+        self.key_of(self.closest_entry(key, true, false))
     }
 
     /// `TreeMap.higherKey`: the least key `> key`.
     pub fn higher_key(&self, key: i32) -> Option<i32> {
-        self.search(key, false, false)
+        self.key_of(self.closest_entry(key, false, false))
     }
 
     /// The entries with `lo <= key < hi`, in key order (`BTreeMap::range(lo..hi)`,
@@ -201,16 +216,8 @@ impl TreeMap {
         if lo > hi {
             return Err(InvalidRange);
         }
-        let mut out = Vec::new();
-        let mut e = self.ceiling_entry(lo);
-        while let Some(i) = e {
-            if self.nodes[i].key >= hi {
-                break;
-            }
-            out.push((self.nodes[i].key, self.nodes[i].value));
-            e = self.successor(Some(i));
-        }
-        Ok(out)
+        let from = self.closest_entry(lo, false, true);
+        Ok(self.in_order_from(from).take_while(|n| n.key < hi).map(|n| (n.key, n.value)).collect())
     }
 
     /// Keeps the entries with keys `< key` (`retain(|&k, _| k < key)`,
@@ -256,12 +263,12 @@ impl TreeMap {
 
     /// The keys in increasing order.
     pub fn keys(&self) -> Vec<i32> {
-        self.entries().into_iter().map(|(k, _)| k).collect()
+        self.in_order().map(|n| n.key).collect()
     }
 
     /// The values in increasing order of their keys.
     pub fn values(&self) -> Vec<i32> {
-        self.entries().into_iter().map(|(_, v)| v).collect()
+        self.in_order().map(|n| n.value).collect()
     }
 
     /// The invariant: links in bounds and acyclic, parent links consistent,
@@ -269,89 +276,33 @@ impl TreeMap {
     /// of black nodes on every root-to-leaf path, `size` = node count, and no
     /// reachable node on the free list.
     pub fn rep_ok(&self) -> bool {
-        let Some(root) = self.root else {
-            return self.size == 0;
-        };
-        if root >= self.nodes.len() || self.nodes[root].parent.is_some() || self.nodes[root].color != Black {
-            return false;
-        }
-        let mut visited = vec![false; self.nodes.len()];
-        // Explicit stack: (node, lower bound, upper bound, black nodes above it).
-        let mut stack = vec![(root, None::<i32>, None::<i32>, 0usize)];
-        let mut black_height = None;
-        let mut count = 0;
-        while let Some((i, lo, hi, blacks)) = stack.pop() {
-            if visited[i] {
-                return false;
-            }
-            visited[i] = true;
-            count += 1;
-            let n = &self.nodes[i];
-            if lo.is_some_and(|lo| n.key <= lo) || hi.is_some_and(|hi| n.key >= hi) {
-                return false;
-            }
-            let blacks = blacks + usize::from(n.color == Black);
-            for (child, lo, hi) in [(n.left, lo, Some(n.key)), (n.right, Some(n.key), hi)] {
-                match child {
-                    None => {
-                        // A null leaf ends a path: all paths count the same blacks.
-                        if *black_height.get_or_insert(blacks) != blacks {
-                            return false;
-                        }
-                    }
-                    Some(c) => {
-                        if c >= self.nodes.len() || self.nodes[c].parent != Some(i) {
-                            return false;
-                        }
-                        if n.color == Red && self.nodes[c].color == Red {
-                            return false;
-                        }
-                        stack.push((c, lo, hi, blacks));
-                    }
-                }
-            }
-        }
-        count == self.size && self.free.iter().all(|&f| f >= visited.len() || !visited[f])
+        self.is_red_black_tree()
     }
 }
 
 impl TreeMap {
     /// The entries `(key, value)` in increasing key order.
     pub fn entries(&self) -> Vec<(i32, i32)> {
-        let mut out = Vec::with_capacity(self.size);
-        let mut e = self.first_entry();
-        while let Some(i) = e {
-            out.push((self.nodes[i].key, self.nodes[i].value));
-            e = self.successor(Some(i));
-        }
-        out
+        self.in_order().map(|n| (n.key, n.value)).collect()
     }
 
     /// The tree as nested text, `(key=valueColour left right)` with `.` for
     /// an empty subtree: `(1=0B (0=0R . .) (2=0R . .))`. Two maps are the
     /// same structure iff their shapes are equal.
     pub fn shape(&self) -> String {
-        fn go(nodes: &[Node], p: Link, out: &mut String, budget: &mut usize) {
-            match p {
-                Some(i) if i < nodes.len() && *budget > 0 => {
-                    *budget -= 1;
-                    let n = &nodes[i];
-                    let c = if n.color == Red { 'R' } else { 'B' };
-                    out.push_str(&format!("({}={}{} ", n.key, n.value, c));
-                    go(nodes, n.left, out, budget);
-                    out.push(' ');
-                    go(nodes, n.right, out, budget);
-                    out.push(')');
-                }
-                Some(_) => out.push('!'),
-                None => out.push('.'),
-            }
-        }
-        let mut out = String::new();
-        // The budget keeps a corrupted (cyclic) tree's text finite.
-        let mut budget = self.nodes.len();
-        go(&self.nodes, self.root, &mut out, &mut budget);
-        out
+        self.shape_with(|n| format!("{}={}", n.key, n.value))
+    }
+
+    fn key_of(&self, e: Link) -> Option<i32> {
+        e.map(|e| self.nodes[e].key)
+    }
+
+    /// Removes entry `e` (`None` for no entry) and returns it.
+    fn pop(&mut self, e: Link) -> Option<(i32, i32)> {
+        let e = e?;
+        let entry = (self.nodes[e].key, self.nodes[e].value);
+        self.delete_entry(e);
+        Some(entry)
     }
 
     /// Removes each of `keys` (ascending) as an iterator's `remove` would; returns how many.
@@ -362,364 +313,6 @@ impl TreeMap {
         }
         keys.len()
     }
-
-    /// `TreeMap.put` without touching the value of a present key: the entry
-    /// of `key`, and whether it was made (with `value`) just now.
-    fn put_entry(&mut self, key: i32, value: i32) -> (usize, bool) {
-        let Some(mut t) = self.root else {
-            let e = self.alloc(key, value, None);
-            self.root = Some(e);
-            self.size = 1;
-            return (e, true);
-        };
-        let (parent, less) = loop {
-            let node = &self.nodes[t];
-            let next = if key < node.key {
-                node.left
-            } else if key > node.key {
-                node.right
-            } else {
-                return (t, false);
-            };
-            match next {
-                Some(n) => t = n,
-                None => break (t, key < node.key),
-            }
-        };
-        let e = self.alloc(key, value, Some(parent));
-        if less {
-            self.nodes[parent].left = Some(e);
-        } else {
-            self.nodes[parent].right = Some(e);
-        }
-        self.fix_after_insertion(Some(e));
-        self.size += 1;
-        (e, true)
-    }
-
-    fn alloc(&mut self, key: i32, value: i32, parent: Link) -> usize {
-        // A new TreeMap.Entry is black; fixAfterInsertion paints it red.
-        let node = Node { key, value, color: Black, left: None, right: None, parent };
-        match self.free.pop() {
-            Some(i) => {
-                self.nodes[i] = node;
-                i
-            }
-            None => {
-                self.nodes.push(node);
-                self.nodes.len() - 1
-            }
-        }
-    }
-
-    fn get_entry(&self, key: i32) -> Link {
-        let mut p = self.root;
-        while let Some(i) = p {
-            let n = &self.nodes[i];
-            if key < n.key {
-                p = n.left;
-            } else if key > n.key {
-                p = n.right;
-            } else {
-                return p;
-            }
-        }
-        None
-    }
-
-    fn first_entry(&self) -> Link {
-        let mut p = self.root?;
-        while let Some(l) = self.nodes[p].left {
-            p = l;
-        }
-        Some(p)
-    }
-
-    fn last_entry(&self) -> Link {
-        let mut p = self.root?;
-        while let Some(r) = self.nodes[p].right {
-            p = r;
-        }
-        Some(p)
-    }
-
-    /// `TreeMap.getCeilingEntry`: the entry with the least key `>= key`.
-    fn ceiling_entry(&self, key: i32) -> Link {
-        let mut best = None;
-        let mut p = self.root;
-        while let Some(i) = p {
-            let n = &self.nodes[i];
-            if key == n.key {
-                return Some(i);
-            }
-            if n.key > key {
-                best = Some(i);
-                p = n.left;
-            } else {
-                p = n.right;
-            }
-        }
-        best
-    }
-
-    /// The closest key below (`below`) or above `key`; `inclusive` allows `key` itself.
-    fn search(&self, key: i32, below: bool, inclusive: bool) -> Option<i32> {
-        let mut best = None;
-        let mut p = self.root;
-        while let Some(i) = p {
-            let n = &self.nodes[i];
-            if key == n.key && inclusive {
-                return Some(n.key);
-            }
-            if below {
-                if n.key < key {
-                    best = Some(n.key);
-                    p = n.right;
-                } else {
-                    p = n.left;
-                }
-            } else if n.key > key {
-                best = Some(n.key);
-                p = n.left;
-            } else {
-                p = n.right;
-            }
-        }
-        best
-    }
-
-    /// `TreeMap.successor`.
-    fn successor(&self, t: Link) -> Link {
-        let t = t?;
-        if let Some(mut p) = self.nodes[t].right {
-            while let Some(l) = self.nodes[p].left {
-                p = l;
-            }
-            Some(p)
-        } else {
-            let mut p = self.nodes[t].parent;
-            let mut ch = t;
-            while let Some(pi) = p {
-                if self.nodes[pi].right != Some(ch) {
-                    break;
-                }
-                ch = pi;
-                p = self.nodes[pi].parent;
-            }
-            p
-        }
-    }
-
-    // TreeMap's null-safe helpers.
-
-    fn color_of(&self, p: Link) -> Color {
-        p.map_or(Black, |i| self.nodes[i].color)
-    }
-
-    fn parent_of(&self, p: Link) -> Link {
-        p.and_then(|i| self.nodes[i].parent)
-    }
-
-    fn left_of(&self, p: Link) -> Link {
-        p.and_then(|i| self.nodes[i].left)
-    }
-
-    fn right_of(&self, p: Link) -> Link {
-        p.and_then(|i| self.nodes[i].right)
-    }
-
-    fn set_color(&mut self, p: Link, c: Color) {
-        if let Some(i) = p {
-            self.nodes[i].color = c;
-        }
-    }
-
-    /// `TreeMap.rotateLeft` (a missing right child, which a valid tree never
-    /// has there, leaves the tree as it is).
-    fn rotate_left(&mut self, p: Link) {
-        let Some(p) = p else { return };
-        let Some(r) = self.nodes[p].right else { return };
-        let rl = self.nodes[r].left;
-        self.nodes[p].right = rl;
-        if let Some(rl) = rl {
-            self.nodes[rl].parent = Some(p);
-        }
-        let pp = self.nodes[p].parent;
-        self.nodes[r].parent = pp;
-        match pp {
-            None => self.root = Some(r),
-            Some(q) if self.nodes[q].left == Some(p) => self.nodes[q].left = Some(r),
-            Some(q) => self.nodes[q].right = Some(r),
-        }
-        self.nodes[r].left = Some(p);
-        self.nodes[p].parent = Some(r);
-    }
-
-    /// `TreeMap.rotateRight`.
-    fn rotate_right(&mut self, p: Link) {
-        let Some(p) = p else { return };
-        let Some(l) = self.nodes[p].left else { return };
-        let lr = self.nodes[l].right;
-        self.nodes[p].left = lr;
-        if let Some(lr) = lr {
-            self.nodes[lr].parent = Some(p);
-        }
-        let pp = self.nodes[p].parent;
-        self.nodes[l].parent = pp;
-        match pp {
-            None => self.root = Some(l),
-            Some(q) if self.nodes[q].right == Some(p) => self.nodes[q].right = Some(l),
-            Some(q) => self.nodes[q].left = Some(l),
-        }
-        self.nodes[l].right = Some(p);
-        self.nodes[p].parent = Some(l);
-    }
-
-    /// `TreeMap.fixAfterInsertion` (CLR).
-    fn fix_after_insertion(&mut self, mut x: Link) {
-        self.set_color(x, Red);
-        while x.is_some() && x != self.root && self.color_of(self.parent_of(x)) == Red {
-            let xp = self.parent_of(x);
-            let xpp = self.parent_of(xp);
-            if xp == self.left_of(xpp) {
-                let y = self.right_of(xpp);
-                if self.color_of(y) == Red {
-                    self.set_color(xp, Black);
-                    self.set_color(y, Black);
-                    self.set_color(xpp, Red);
-                    x = xpp;
-                } else {
-                    if x == self.right_of(self.parent_of(x)) {
-                        x = self.parent_of(x);
-                        self.rotate_left(x);
-                    }
-                    self.set_color(self.parent_of(x), Black);
-                    self.set_color(self.parent_of(self.parent_of(x)), Red);
-                    self.rotate_right(self.parent_of(self.parent_of(x)));
-                }
-            } else {
-                let y = self.left_of(xpp);
-                if self.color_of(y) == Red {
-                    self.set_color(xp, Black);
-                    self.set_color(y, Black);
-                    self.set_color(xpp, Red);
-                    x = xpp;
-                } else {
-                    if x == self.left_of(self.parent_of(x)) {
-                        x = self.parent_of(x);
-                        self.rotate_right(x);
-                    }
-                    self.set_color(self.parent_of(x), Black);
-                    self.set_color(self.parent_of(self.parent_of(x)), Red);
-                    self.rotate_left(self.parent_of(self.parent_of(x)));
-                }
-            }
-        }
-        self.set_color(self.root, Black);
-    }
-
-    /// `TreeMap.deleteEntry`.
-    fn delete_entry(&mut self, mut p: usize) {
-        self.size -= 1;
-        // If strictly internal, copy the successor's entry into p and delete the successor.
-        if self.nodes[p].left.is_some() && self.nodes[p].right.is_some() {
-            let s = self.successor(Some(p)).expect("an internal node has a successor");
-            self.nodes[p].key = self.nodes[s].key;
-            self.nodes[p].value = self.nodes[s].value;
-            p = s;
-        }
-        let replacement = self.nodes[p].left.or(self.nodes[p].right);
-        if let Some(r) = replacement {
-            let pp = self.nodes[p].parent;
-            self.nodes[r].parent = pp;
-            match pp {
-                None => self.root = Some(r),
-                Some(q) if self.nodes[q].left == Some(p) => self.nodes[q].left = Some(r),
-                Some(q) => self.nodes[q].right = Some(r),
-            }
-            let n = &mut self.nodes[p];
-            n.left = None;
-            n.right = None;
-            n.parent = None;
-            if n.color == Black {
-                self.fix_after_deletion(Some(r));
-            }
-        } else if self.nodes[p].parent.is_none() {
-            // The only node.
-            self.root = None;
-        } else {
-            // No children: p itself is the phantom replacement, unlinked after the fixup.
-            if self.nodes[p].color == Black {
-                self.fix_after_deletion(Some(p));
-            }
-            if let Some(q) = self.nodes[p].parent {
-                if self.nodes[q].left == Some(p) {
-                    self.nodes[q].left = None;
-                } else if self.nodes[q].right == Some(p) {
-                    self.nodes[q].right = None;
-                }
-                self.nodes[p].parent = None;
-            }
-        }
-        self.free.push(p);
-    }
-
-    /// `TreeMap.fixAfterDeletion` (CLR).
-    fn fix_after_deletion(&mut self, mut x: Link) {
-        while x != self.root && self.color_of(x) == Black {
-            if x == self.left_of(self.parent_of(x)) {
-                let mut sib = self.right_of(self.parent_of(x));
-                if self.color_of(sib) == Red {
-                    self.set_color(sib, Black);
-                    self.set_color(self.parent_of(x), Red);
-                    self.rotate_left(self.parent_of(x));
-                    sib = self.right_of(self.parent_of(x));
-                }
-                if self.color_of(self.left_of(sib)) == Black && self.color_of(self.right_of(sib)) == Black {
-                    self.set_color(sib, Red);
-                    x = self.parent_of(x);
-                } else {
-                    if self.color_of(self.right_of(sib)) == Black {
-                        self.set_color(self.left_of(sib), Black);
-                        self.set_color(sib, Red);
-                        self.rotate_right(sib);
-                        sib = self.right_of(self.parent_of(x));
-                    }
-                    self.set_color(sib, self.color_of(self.parent_of(x)));
-                    self.set_color(self.parent_of(x), Black);
-                    self.set_color(self.right_of(sib), Black);
-                    self.rotate_left(self.parent_of(x));
-                    x = self.root;
-                }
-            } else {
-                // Symmetric.
-                let mut sib = self.left_of(self.parent_of(x));
-                if self.color_of(sib) == Red {
-                    self.set_color(sib, Black);
-                    self.set_color(self.parent_of(x), Red);
-                    self.rotate_right(self.parent_of(x));
-                    sib = self.left_of(self.parent_of(x));
-                }
-                if self.color_of(self.right_of(sib)) == Black && self.color_of(self.left_of(sib)) == Black {
-                    self.set_color(sib, Red);
-                    x = self.parent_of(x);
-                } else {
-                    if self.color_of(self.left_of(sib)) == Black {
-                        self.set_color(self.right_of(sib), Black);
-                        self.set_color(sib, Red);
-                        self.rotate_left(sib);
-                        sib = self.left_of(self.parent_of(x));
-                    }
-                    self.set_color(sib, self.color_of(self.parent_of(x)));
-                    self.set_color(self.parent_of(x), Black);
-                    self.set_color(self.left_of(sib), Black);
-                    self.rotate_right(self.parent_of(x));
-                    x = self.root;
-                }
-            }
-        }
-        self.set_color(x, Black);
-    }
 }
 
 // Two maps are equal when they hold the same entries (their
@@ -729,17 +322,8 @@ compare_by_content!([] TreeMap, entries);
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::{assert_rejects, assert_rejects_miscount, XorShift};
-    use smallscope::heap::canonical_text;
+    use crate::testing::{observe, XorShift};
     use std::collections::{BTreeMap, BTreeSet};
-
-    /// Runs an observer on `t` and checks that the structure is unchanged.
-    fn observe<R>(t: &TreeMap, f: impl FnOnce(&TreeMap) -> R) -> R {
-        let before = canonical_text(t);
-        let r = f(t);
-        assert_eq!(canonical_text(t), before, "an observer changed the structure");
-        r
-    }
 
     fn check_observers(t: &TreeMap, m: &BTreeMap<i32, i32>, k: i32, k2: i32) {
         assert_eq!(observe(t, |t| t.get(k)), m.get(&k).copied());
@@ -935,86 +519,5 @@ mod tests {
         b.insert(0, 6);
         assert_ne!(a, b);
         assert!(a < b);
-    }
-
-    fn sample() -> TreeMap {
-        let mut t = TreeMap::new();
-        for k in [3, 1, 5, 0, 2, 4, 6, 7] {
-            t.insert(k, k + 1);
-        }
-        assert!(t.rep_ok());
-        t
-    }
-
-    fn find(t: &TreeMap, key: i32) -> usize {
-        t.get_entry(key).unwrap()
-    }
-
-    #[test]
-    fn rep_ok_rejects_wrong_size() {
-        assert_rejects_miscount(&sample(), |t| &mut t.size);
-    }
-
-    #[test]
-    fn rep_ok_rejects_red_root() {
-        assert_rejects(sample(), |t| {
-            let r = t.root.unwrap();
-            t.nodes[r].color = Red;
-        });
-    }
-
-    #[test]
-    fn rep_ok_rejects_black_height() {
-        assert_rejects(sample(), |t| {
-            let seven = find(t, 7);
-            t.nodes[seven].color = Black;
-        });
-    }
-
-    #[test]
-    fn rep_ok_rejects_red_red() {
-        // (1B (0R) (2R . (3R))): black heights all equal, only the red-red rule is broken.
-        let mut t = TreeMap::new();
-        for k in [0, 1, 2] {
-            t.insert(k, 0);
-        }
-        let two = find(&t, 2);
-        assert_eq!(t.nodes[two].color, Red);
-        let three = t.alloc(3, 0, Some(two));
-        t.nodes[three].color = Red;
-        t.nodes[two].right = Some(three);
-        t.size += 1;
-        assert!(!t.rep_ok());
-        t.nodes[three].color = Black;
-        assert!(!t.rep_ok()); // now the black height is off instead
-    }
-
-    #[test]
-    fn rep_ok_rejects_broken_parent_link() {
-        assert_rejects(sample(), |t| {
-            let zero = find(t, 0);
-            t.nodes[zero].parent = t.root;
-        });
-    }
-
-    #[test]
-    fn rep_ok_rejects_cycle() {
-        assert_rejects(sample(), |t| {
-            let zero = find(t, 0);
-            t.nodes[zero].left = t.root;
-        });
-    }
-
-    #[test]
-    fn rep_ok_rejects_bad_order() {
-        assert_rejects(sample(), |t| {
-            let two = find(t, 2);
-            t.nodes[two].key = 9;
-        });
-    }
-
-    #[test]
-    fn rep_ok_rejects_live_node_on_free_list() {
-        assert_rejects(sample(), |t| t.free.push(find(t, 4)));
     }
 }

@@ -325,7 +325,7 @@ compare_by_content!([] UnionFind, sets);
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::{assert_rejects, assert_rejects_miscount, XorShift};
+    use crate::testing::{assert_rejects, assert_rejects_miscount, observe, XorShift};
     use smallscope::heap::canonical_text;
     use std::collections::{BTreeSet, HashSet, VecDeque};
 
@@ -366,14 +366,6 @@ mod tests {
         fn size(&self) -> usize {
             self.0.iter().map(BTreeSet::len).sum()
         }
-    }
-
-    /// Runs an observer on `u` and checks that the structure is unchanged.
-    fn observe<R>(u: &UnionFind, f: impl FnOnce(&UnionFind) -> R) -> R {
-        let before = canonical_text(u);
-        let r = f(u);
-        assert_eq!(canonical_text(u), before, "an observer changed the structure");
-        r
     }
 
     #[test]
