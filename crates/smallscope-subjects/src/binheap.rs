@@ -43,6 +43,8 @@ use std::marker::PhantomData;
 
 use smallscope::Heap;
 
+use crate::arena;
+
 /// Misuse that Java would answer with an exception: an empty heap, an absent
 /// key, or a "decrease" to a larger key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -330,16 +332,7 @@ impl<V: Variant> BinomialHeap<V> {
 
     fn alloc(&mut self, key: i32) -> usize {
         let node = Node { key, degree: 0, parent: None, child: None, sibling: None };
-        match self.free.pop() {
-            Some(i) => {
-                self.nodes[i] = node;
-                i
-            }
-            None => {
-                self.nodes.push(node);
-                self.nodes.len() - 1
-            }
-        }
+        arena::store(&mut self.nodes, self.free.pop(), node)
     }
 
     fn swap_keys(&mut self, a: usize, b: usize) {

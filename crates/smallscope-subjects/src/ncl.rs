@@ -25,6 +25,10 @@
 //! detail, so two lists that went through different removals are equal when
 //! they hold the same elements in the same order.
 //!
+//! [`ncl-full`](crate::ncl_full) wraps this port to offer Apache's whole
+//! API; its bulk methods are built on the crate-visible node steps here
+//! (`get_node`, `add_node_before`, `remove_node`, `forward`).
+//!
 //! Planted bugs, each a [`Variant`]:
 //! - `ncl-bug-cache` (`NodeCachingLinkedList<CacheBug>`): when an insert
 //!   reuses a cached node it forgets to decrement `cache_size`. It shows after
@@ -43,6 +47,7 @@ use std::marker::PhantomData;
 
 use smallscope::Heap;
 
+use crate::arena::{self, Reached};
 pub use crate::list::ListError;
 use crate::list::{check_element_index, check_position_index};
 
@@ -267,8 +272,8 @@ impl<V: Variant> NodeCachingLinkedList<V> {
         if self.header >= len || self.nodes[self.header].value.is_some() {
             return false;
         }
-        let mut seen = vec![false; len];
-        seen[self.header] = true;
+        let mut reached = Reached::new(len);
+        reached.first_visit(self.header);
         // Main list: each step is checked, so at most `len` steps are taken.
         let mut cur = self.header;
         let mut count = 0usize;
@@ -280,10 +285,9 @@ impl<V: Variant> NodeCachingLinkedList<V> {
             if next == self.header {
                 break;
             }
-            if seen[next] || self.nodes[next].value.is_none() {
+            if !reached.first_visit(next) || self.nodes[next].value.is_none() {
                 return false;
             }
-            seen[next] = true;
             count += 1;
             cur = next;
         }
@@ -294,28 +298,20 @@ impl<V: Variant> NodeCachingLinkedList<V> {
         let mut cached = 0usize;
         let mut link = self.first_cache_node;
         while let Some(node) = link {
-            if node >= len || seen[node] {
+            if !reached.first_visit(node) {
                 return false;
             }
             let n = &self.nodes[node];
             if n.value.is_some() || n.previous.is_some() {
                 return false;
             }
-            seen[node] = true;
             cached += 1;
             link = n.next;
         }
         if cached != self.cache_size || self.cache_size > self.maximum_cache_size {
             return false;
         }
-        // Free slots.
-        for &slot in &self.free {
-            if slot >= len || seen[slot] {
-                return false;
-            }
-            seen[slot] = true;
-        }
-        true
+        reached.free_slots_are_unreached(&self.free)
     }
 }
 
@@ -369,6 +365,29 @@ impl<V: Variant> NodeCachingLinkedList<V> {
         self.cache_size
     }
 
+    /// The most nodes the cache may hold (Apache's protected `getMaximumCacheSize`).
+    pub fn max_cache_size(&self) -> usize {
+        self.maximum_cache_size
+    }
+
+    /// Apache's protected `setMaximumCacheSize`: sets the maximum, then
+    /// `shrinkCacheToMaximumSize` takes nodes off the front of the cache
+    /// until it fits. Not an operation: it would change
+    /// `maximum_cache_size`, a field of the structure.
+    pub fn set_maximum_cache_size(&mut self, maximum_cache_size: usize) {
+        self.maximum_cache_size = maximum_cache_size;
+        while self.cache_size > self.maximum_cache_size {
+            // Only `CacheBug`'s count can outlast the cached nodes.
+            let Some(node) = self.node_from_cache() else { break };
+            self.free.push(node);
+        }
+    }
+
+    /// The value of `node` (`None` for the header and cached nodes).
+    pub(crate) fn value(&self, node: usize) -> Option<i32> {
+        self.nodes[node].value
+    }
+
     fn next_of(&self, node: usize) -> usize {
         self.nodes[node].next.expect("ncl: main-list next link is null")
     }
@@ -378,7 +397,7 @@ impl<V: Variant> NodeCachingLinkedList<V> {
     }
 
     /// The main-list nodes, first to last.
-    fn forward(&self) -> impl Iterator<Item = usize> + '_ {
+    pub(crate) fn forward(&self) -> impl Iterator<Item = usize> + '_ {
         std::iter::successors(Some(self.next_of(self.header)), |&n| Some(self.next_of(n)))
             .take_while(|&n| n != self.header)
             .take(self.size)
@@ -393,7 +412,7 @@ impl<V: Variant> NodeCachingLinkedList<V> {
 
     /// `getNode(index, endMarkerAllowed)`: walks from the nearer end; with
     /// `end_marker_allowed`, `index == size` gives the header.
-    fn get_node(&self, index: usize, end_marker_allowed: bool) -> Result<usize, ListError> {
+    pub(crate) fn get_node(&self, index: usize, end_marker_allowed: bool) -> Result<usize, ListError> {
         if end_marker_allowed {
             check_position_index(index, self.size)?;
         } else {
@@ -450,20 +469,11 @@ impl<V: Variant> NodeCachingLinkedList<V> {
             return node;
         }
         let fresh = Node { value: Some(value), previous: None, next: None };
-        match self.free.pop() {
-            Some(slot) => {
-                self.nodes[slot] = fresh;
-                slot
-            }
-            None => {
-                self.nodes.push(fresh);
-                self.nodes.len() - 1
-            }
-        }
+        arena::store(&mut self.nodes, self.free.pop(), fresh)
     }
 
     /// `addNodeBefore` / `addNode`.
-    fn add_node_before(&mut self, value: i32, before: usize) {
+    pub(crate) fn add_node_before(&mut self, value: i32, before: usize) {
         let node = self.create_node(value);
         let previous = self.previous_of(before);
         self.nodes[node].next = Some(before);
@@ -474,7 +484,7 @@ impl<V: Variant> NodeCachingLinkedList<V> {
     }
 
     /// `removeNode`: unlinks, then caches the node or frees its slot.
-    fn remove_node(&mut self, node: usize) {
+    pub(crate) fn remove_node(&mut self, node: usize) {
         let previous = self.previous_of(node);
         let next = self.next_of(node);
         self.nodes[previous].next = Some(next);
@@ -483,6 +493,14 @@ impl<V: Variant> NodeCachingLinkedList<V> {
         if !self.add_node_to_cache(node) {
             self.free.push(node);
         }
+    }
+}
+
+#[cfg(test)]
+impl<V: Variant> NodeCachingLinkedList<V> {
+    /// `(arena slots, free slots)`, for tests that check no slot leaks.
+    pub(crate) fn arena_slots(&self) -> (usize, usize) {
+        (self.nodes.len(), self.free.len())
     }
 }
 
@@ -615,7 +633,8 @@ mod tests {
             assert!(list.rep_ok(), "{list:?}");
             assert_eq!(list.to_vec(), model.to_vec());
             // The arena never holds more than the live and cached nodes plus garbage slots on `free`.
-            assert_eq!(list.nodes.len(), 1 + list.size + list.cache_size + list.free.len());
+            let (slots, free) = list.arena_slots();
+            assert_eq!(slots, 1 + list.size + list.cache_size + free);
         }
     }
 
@@ -651,20 +670,53 @@ mod tests {
     }
 
     #[test]
-    fn clear_caches_what_fits() {
+    fn a_full_cache_drops_removed_nodes() {
+        let mut list = Ncl::with_maximum_cache_size(1);
+        for x in [1, 2, 3] {
+            list.add(x);
+        }
+        list.remove_first().unwrap();
+        list.remove_first().unwrap();
+        assert_eq!((list.cache_size, list.free.len()), (1, 1));
+        assert!(list.rep_ok());
+    }
+
+    #[test]
+    fn clear_caches_what_fits_front_first() {
         let mut list = Ncl::with_maximum_cache_size(3);
         for x in 0..5 {
             list.add(x);
         }
+        let front: Vec<usize> = list.forward().collect();
         list.remove_last().unwrap();
         assert_eq!(list.cache_size, 1);
         list.clear();
         assert_eq!((list.size, list.cache_size, list.free.len()), (0, 3, 2));
+        // The last node of the list is the first of the cache; the first two
+        // list nodes follow it, pushed in front order.
+        let cached: Vec<usize> = std::iter::successors(list.first_cache_node, |&n| list.nodes[n].next).collect();
+        assert_eq!(cached, [front[1], front[0], front[4]]);
         assert!(list.rep_ok());
         for x in 0..5 {
             list.add(x);
         }
         assert_eq!(list.nodes.len(), 6);
+        assert!(list.rep_ok());
+    }
+
+    #[test]
+    fn set_maximum_cache_size_shrinks_the_cache() {
+        let mut list = Ncl::new();
+        for x in 0..4 {
+            list.add(x);
+        }
+        list.clear();
+        assert_eq!(list.cache_size, 4);
+        list.set_maximum_cache_size(1);
+        assert_eq!((list.cache_size, list.maximum_cache_size, list.free.len()), (1, 1, 3));
+        assert!(list.rep_ok());
+        list.set_maximum_cache_size(5);
+        assert_eq!(list.cache_size, 1);
         assert!(list.rep_ok());
     }
 

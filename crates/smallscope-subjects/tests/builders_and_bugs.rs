@@ -192,3 +192,44 @@ fn the_correct_variants_have_no_failures() {
     let ncl = Beapi::<NodeCachingLinkedList>::new().scope(4).builders(all).run().unwrap();
     assert!(ncl.failures.is_empty(), "{:?}", ncl.failures);
 }
+
+/// Apache's `NodeCachingLinkedList` with its whole API (30 operations): the
+/// builders are the constructor, one add and one remove, each with the
+/// fewest parameters. Written from the API's meaning: any add reaches every
+/// list, only a removal fills the cache, and among equivalent choices an
+/// add without an index, and a remove without any argument, are simplest.
+#[test]
+fn the_full_node_caching_list_api_comes_down_to_three_builders() {
+    use smallscope_subjects::ncl_full::NodeCachingLinkedList as FullList;
+    for builders in sufficient_and_minimal_by_both::<FullList>(1, 5) {
+        assert_eq!(builders.len(), 3, "{builders:?}");
+        assert!(builders.contains(&"new".to_owned()), "{builders:?}");
+        // One value argument: Java's `add(Object)`, `addFirst`, `addLast`; not `add(int, Object)`.
+        assert!(["add", "add_first", "add_last"].iter().any(|b| builders.contains(&b.to_string())), "{builders:?}");
+        assert!(["remove_first", "remove_last"].iter().any(|b| builders.contains(&b.to_string())), "{builders:?}");
+    }
+}
+
+/// A red-black tree map: `new`, one way to insert (`insert`, or the
+/// entry-like `get_or_insert`), and one removal, as colourings after
+/// deletions differ from those insertions make (from scope 4 on).
+#[test]
+fn tree_maps_need_an_insertion_and_a_removal() {
+    use smallscope_subjects::tree_map::TreeMap;
+    for builders in sufficient_and_minimal_by_both::<TreeMap>(1, 4) {
+        assert_eq!(builders.len(), 3, "{builders:?}");
+        assert!(builders.contains(&"new".to_owned()), "{builders:?}");
+        let removals = ["remove", "pop_first", "pop_last", "retain_below", "retain_at_least"];
+        assert!(removals.iter().any(|b| builders.contains(&b.to_string())), "{builders:?}");
+    }
+}
+
+/// Disjoint sets: `new`, `add_element` and `union`; `find`'s path
+/// compression is reachable through `union(x, x)`, so it is not needed.
+#[test]
+fn union_find_needs_elements_and_unions() {
+    use smallscope_subjects::union_find::UnionFind;
+    for builders in sufficient_and_minimal_by_both::<UnionFind>(1, 5) {
+        assert_eq!(builders, ["new", "add_element", "union"]);
+    }
+}
