@@ -627,6 +627,27 @@ mod tests {
         "cache_size",
     ];
 
+    /// Observer detection (a seeded random run, comparing each call's
+    /// inputs before and after) finds exactly the observers above, calls
+    /// every operation, and shows each other one changing or making a list.
+    #[test]
+    fn observer_detection_finds_exactly_the_observers() {
+        use smallscope::builders::observers::{classify, random_settings, Role};
+        let roles = classify::<Ncl>(&random_settings(0..5), &[], None).unwrap();
+        for (op, role) in Ncl::operations().iter().zip(&roles) {
+            match role {
+                Role::Observer { calls } => {
+                    assert!(OBSERVERS.contains(&op.name) && *calls > 0, "{}: {role:?}", op.name)
+                }
+                Role::Mutator(evidence) => {
+                    assert!(!OBSERVERS.contains(&op.name), "{} is an observer, yet: {evidence}", op.name);
+                    assert!(evidence.calls.last().unwrap().contains(&format!("{}(", op.name)), "{evidence}");
+                }
+                Role::Unexercised => panic!("{} was never called legally", op.name),
+            }
+        }
+    }
+
     type Call = dyn Fn(&mut Ncl);
 
     /// The module doc's split: 15 observers and 15 other operations, each of

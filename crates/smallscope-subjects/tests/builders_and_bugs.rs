@@ -233,3 +233,40 @@ fn union_find_needs_elements_and_unions() {
         assert_eq!(builders, ["new", "add_element", "union"]);
     }
 }
+
+/// The genetic algorithm scores sets by a closure over one search's state
+/// graph instead of a search per set: for every set of up to three
+/// operations (and the whole API), the closure must reach exactly the
+/// states and field values that a search with those builders reaches.
+#[test]
+fn the_state_graph_reaches_what_a_search_with_those_builders_reaches() {
+    fn check<T: Subject>(scope: u32) {
+        let config = BeapiConfig { scope, graphs: true, ..BeapiConfig::default() };
+        let names: Vec<String> = T::operations().iter().map(|op| op.name.to_owned()).collect();
+        let (graph, stop) = smallscope::beapi::state_graph::<T>(&config, &names, 1, &[], None).unwrap();
+        assert_eq!(stop, smallscope::events::Stop::Complete);
+        let n = names.len();
+        let mut sets: Vec<Vec<usize>> = vec![(0..n).collect()];
+        for a in 0..n {
+            sets.push(vec![a]);
+            for b in a + 1..n {
+                sets.push(vec![a, b]);
+                for c in b + 1..n {
+                    sets.push(vec![a, b, c]);
+                }
+            }
+        }
+        let constructors: Vec<usize> = (0..n).filter(|&i| T::operations()[i].is_constructor()).collect();
+        for set in sets.into_iter().filter(|set| set.iter().any(|i| constructors.contains(i))) {
+            let chosen: Vec<bool> = (0..n).map(|i| set.contains(&i)).collect();
+            let builders: Vec<String> = set.iter().map(|&i| names[i].clone()).collect();
+            let (searched, stop) = smallscope::beapi::reach::<T>(&config, &builders, 2, &[], None).unwrap();
+            assert_eq!(stop, smallscope::events::Stop::Complete);
+            assert_eq!(graph.reach(&chosen), searched, "{} with {builders:?}", std::any::type_name::<T>());
+        }
+    }
+    check::<BinomialHeap>(4);
+    check::<RedBlackTree>(4);
+    check::<NodeCachingLinkedList>(4);
+    check::<smallscope_subjects::union_find::UnionFind>(4);
+}

@@ -57,7 +57,7 @@ pub(crate) fn named(names: &[&str]) -> Builders {
 
 /// How many structures BEAPI finds at `scope` with `builders`, in a run
 /// that must finish and find no failure.
-pub(crate) fn beapi_count<T: Subject>(scope: u32, builders: Builders) -> usize {
+pub(crate) fn beapi_count<T: Subject + smallscope::api::StdTraits>(scope: u32, builders: Builders) -> usize {
     let report = Beapi::<T>::new().scope(scope).builders(builders).run().expect("valid configuration");
     assert!(!report.stopped_early(), "scope {scope} stopped early");
     assert!(report.failures.is_empty(), "scope {scope}: {:?}", report.failures);

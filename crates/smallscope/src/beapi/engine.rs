@@ -10,6 +10,7 @@ use std::time::Instant;
 
 use regex::Regex;
 
+use super::state_graph::StateGraph;
 use super::states::{StateKey, StateSet};
 use super::{BeapiConfig, BeapiReport, Resume};
 use crate::api::{Arg, IntKind, Operation, OperationInfo, OtherDomains, ParamKind, Returned, Subject};
@@ -18,7 +19,7 @@ use crate::events::{
     Counts, During, Event, Failure, FailureGroups, FailureKind, Fingerprint, Input, LevelStats, Note, Progress,
     Rebuild, RunFinished, Sink, Stop, StructureFound, Witness,
 };
-use crate::heap::{shallow_clone_note, CloneAudit, Linearizer, Schema};
+use crate::heap::{shallow_clone_note, CloneAudit, Linearizer, PairNumbers, Schema};
 use crate::runner::memory::{self, Pressure};
 use crate::runner::{drop_captured, flight, run_captured, Address, Killed, Outcome, StopFlag, UserCode};
 use crate::sequence::{Literal, Output, Step, StepArg};
@@ -161,6 +162,18 @@ pub(super) struct Search<'a, T: Subject> {
     keys: Vec<Keys>,
     /// What the user should know about the run's settings, for its start.
     notes: Vec<String>,
+    /// Set by [`Search::record_graph`].
+    recording: Option<Recording>,
+}
+
+/// The state graph, as the search makes it.
+#[derive(Default)]
+struct Recording {
+    graph: StateGraph,
+    numbers: PairNumbers,
+    /// Each kept state's number, by fingerprint.
+    index_of: rustc_hash::FxHashMap<u128, u32>,
+    outputs: Vec<u32>,
 }
 
 /// An output's state key, and its canonical form's when they differ.
@@ -239,11 +252,25 @@ impl<'a, T: Subject> Search<'a, T> {
             args: Vec::new(),
             keys: Vec::new(),
             notes: others.notes,
+            recording: None,
         })
     }
 
     /// Notes on how the search was set up (where other subjects' values
     /// came from), for the job to report after the run starts.
+    /// Records every call between kept states, for [`Search::run_recorded`].
+    pub(super) fn record_graph(&mut self) {
+        self.recording = Some(Recording::default());
+    }
+
+    /// Runs the search and returns its state graph (empty unless recorded).
+    pub(super) fn run_recorded(mut self) -> (StateGraph, Stop) {
+        let stop = self.search();
+        let mut graph = self.recording.take().map(|recording| recording.graph).unwrap_or_default();
+        graph.seal();
+        (graph, stop)
+    }
+
     pub(super) fn take_notes(&mut self) -> Vec<String> {
         std::mem::take(&mut self.notes)
     }
@@ -340,6 +367,10 @@ impl<'a, T: Subject> Search<'a, T> {
 
     /// Runs levels until one adds nothing (or a limit stops it).
     pub(super) fn run(mut self) -> Stop {
+        self.search()
+    }
+
+    fn search(&mut self) -> Stop {
         let stop = loop {
             if self.config.max_length.is_some_and(|max| self.level > max) {
                 break Stop::Complete;
@@ -733,17 +764,23 @@ impl<'a, T: Subject> Search<'a, T> {
             return;
         }
         let mut keys_iter = keys.drain(..);
+        let mut outputs = self.recording.as_mut().map(|r| std::mem::take(&mut r.outputs)).unwrap_or_default();
+        outputs.clear();
         for (slot, arg) in args.drain(..).enumerate() {
             if let Arg::Subject(value) = arg {
                 let key = keys_iter.next().expect("one key per output");
-                self.consider(call, Output::Param(slot as u8), value, key);
+                outputs.extend(self.consider(call, Output::Param(slot as u8), value, key));
             }
         }
         if let Returned::Subject(value) = returned {
             let key = keys_iter.next().expect("one key per output");
-            self.consider(call, Output::Result, value, key);
+            outputs.extend(self.consider(call, Output::Result, value, key));
         }
         drop(keys_iter);
+        if let Some(recording) = &mut self.recording {
+            recording.graph.add_call(op, call.structures, &outputs);
+            recording.outputs = outputs;
+        }
         self.args = args;
         self.keys = keys;
     }
@@ -767,7 +804,8 @@ impl<'a, T: Subject> Search<'a, T> {
     }
 
     /// Stores `value` if it is new (or state matching is off) and passes `rep_ok`.
-    fn consider(&mut self, call: &CallSite<'_>, output: Output, value: T, keys: Keys) {
+    /// Returns the number of the state it is, unless it failed `rep_ok`.
+    fn consider(&mut self, call: &CallSite<'_>, output: Output, value: T, keys: Keys) -> Option<u32> {
         let Keys { state: key, form } = keys;
         // A state is visited only once it passed `rep_ok`: a broken value must
         // not hide a valid one with the same canonical form (hidden fields),
@@ -790,12 +828,13 @@ impl<'a, T: Subject> Search<'a, T> {
             if let Some(found) = failure {
                 self.file(found, &|s| s.call_input(call, Some(output)));
                 self.discard(value, Some(call.op), &|s| s.call_input(call, Some(output)));
-                return;
+                return None;
             }
         }
         if !new && self.config.state_matching {
+            let known = self.recording.as_ref().and_then(|r| r.index_of.get(&key.fingerprint()).copied());
             self.discard(value, Some(call.op), &|s| s.call_input(call, Some(output)));
-            return;
+            return known;
         }
         // Only for what is kept: with exact storage it is one more hash.
         let print = key.fingerprint();
@@ -820,9 +859,16 @@ impl<'a, T: Subject> Search<'a, T> {
             picture,
             graph,
         }));
+        if let Some(recording) = &mut self.recording {
+            // Every state, variants too: a variant has its twin's pairs.
+            let pairs = self.lin.graph(&value).map(|graph| recording.numbers.of(&graph)).unwrap_or_default();
+            recording.graph.add_state(pairs, recording.numbers.len());
+            recording.index_of.insert(print, index as u32);
+        }
         self.structures.push(step);
         self.objects.push(Some(value));
         self.counts.structures += u64::from(!variant);
+        Some(index as u32)
     }
 
     /// The recorded arguments of a call.

@@ -35,10 +35,12 @@
 mod config;
 mod engine;
 mod report;
+mod state_graph;
 mod states;
 
 pub use config::{parse_int_range, BeapiConfig, BuilderMethod, Builders, BuildersSetting, ConfigFile, StateStorage};
 pub use report::{BeapiReport, Structure};
+pub use state_graph::StateGraph;
 pub use states::{fingerprint, StateSet};
 
 pub use crate::events::LevelStats;
@@ -185,6 +187,24 @@ pub fn reach<T: Subject>(
     let cx = Context { run, killed, stop, out: &mut count, replay: None };
     let stopped = Search::<T>::new(config, builders, cx)?.run();
     Ok((Reach { field_values: count.1.total(), structures: count.0 }, stopped))
+}
+
+/// The state graph of a search with `builders` under `config`, and why it
+/// stopped: every state it kept and every call between them, from which
+/// [`StateGraph::reach`] gives what any subset of `builders` reaches. Numbered
+/// and limited as [`reach`].
+pub fn state_graph<T: Subject>(
+    config: &BeapiConfig,
+    builders: &[String],
+    run: u64,
+    killed: &[Killed],
+    stop: Option<&StopFlag>,
+) -> Result<(StateGraph, Stop), ConfigError> {
+    let config = BeapiConfig { graphs: false, record_canonical: false, pictures: 0, ..config.clone() };
+    let cx = Context { run, killed, stop, out: &mut (), replay: None };
+    let mut search = Search::<T>::new(&config, builders, cx)?;
+    search.record_graph();
+    Ok(search.run_recorded())
 }
 
 /// The structures of `S` for a parameter `&S` of another subject's

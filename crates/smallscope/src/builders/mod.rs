@@ -172,17 +172,46 @@ pub fn identify<T: Subject + StdTraits>(
     small.state_matching = true;
     small.graphs = true;
     small.pictures = 0;
+    let remaining = || match config.time_limit {
+        None => Ok(None),
+        Some(limit) => match limit.checked_sub(started.elapsed()).filter(|left| !left.is_zero()) {
+            Some(left) => Ok(Some(left)),
+            None => Err(Stop::TimeLimit),
+        },
+    };
+    let mut random = observers::random_settings(small.int_range());
+    // Under a time limit, detection takes at most a quarter of it, so that
+    // the search has the rest.
+    random.time_limit = config.time_limit.map(|limit| limit / 4);
+    let roles = observers::classify::<T>(&random, killed, stop)?;
+    let (observers, candidates): (Vec<usize>, Vec<usize>) = (0..infos.len()).partition(|&i| roles[i].is_observer());
+    let graph = match (config.max_length, remaining()) {
+        // Sequence lengths depend on the builders: no one graph serves all sets.
+        (Some(_), _) | (_, Err(_)) => None,
+        (None, Ok(left)) => {
+            let names: Vec<String> = candidates.iter().map(|&i| infos[i].name.clone()).collect();
+            let whole = BeapiConfig { time_limit: left, ..small.clone() };
+            let (graph, stopped) =
+                crate::beapi::state_graph::<T>(&whole, &names, run_number(&candidates), killed, stop)?;
+            (stopped == Stop::Complete).then_some(graph)
+        }
+    };
     let measure = |set: &[usize], run: u64| {
         if !set.iter().any(|&i| infos[i].is_constructor()) {
             // Nothing to start from: it builds nothing.
             return Ok(Ok(Default::default()));
         }
-        let mut small = small.clone();
-        if let Some(limit) = config.time_limit {
-            match limit.checked_sub(started.elapsed()).filter(|left| !left.is_zero()) {
-                Some(left) => small.time_limit = Some(left),
-                None => return Ok(Err(Stop::TimeLimit)),
+        if let Some(graph) = &graph {
+            let mut chosen = vec![false; infos.len()];
+            for &i in set {
+                chosen[i] = true;
             }
+            return Ok(Ok(graph.reach(&chosen)));
+        }
+        let mut small = small.clone();
+        match remaining() {
+            Ok(left) => small.time_limit = left,
+            Err(stop) => return Ok(Err(stop)),
         }
         let names: Vec<String> = set.iter().map(|&i| infos[i].name.clone()).collect();
         // The search takes its builders from `names`, not from the config.
@@ -192,12 +221,6 @@ pub fn identify<T: Subject + StdTraits>(
             other => Err(other),
         })
     };
-    let mut random = observers::random_settings(small.int_range());
-    // Under a time limit, detection takes at most a quarter of it, so that
-    // the search has the rest.
-    random.time_limit = config.time_limit.map(|limit| limit / 4);
-    let roles = observers::classify::<T>(&random, killed, stop)?;
-    let (observers, candidates): (Vec<usize>, Vec<usize>) = (0..infos.len()).partition(|&i| roles[i].is_observer());
     let scorer = Scorer::new(&infos, candidates, Weights::default(), &measure);
     let choice = method.strategy().choose(&scorer)?;
     // Stopped before any set was measured: every operation.

@@ -245,6 +245,47 @@ impl FieldExtensions {
     }
 }
 
+/// Numbers for pairs, so that many structures' field extensions can be
+/// kept as lists of numbers and united fast (builders identification
+/// unites them for every candidate set of builders).
+#[derive(Debug, Default)]
+pub struct PairNumbers {
+    numbers: rustc_hash::FxHashMap<(String, u32, String), u32>,
+    probe: (String, u32, String),
+}
+
+impl PairNumbers {
+    /// The numbers of a structure's pairs, sorted, new pairs numbered next.
+    pub fn of(&mut self, graph: &ObjectGraph) -> Vec<u32> {
+        let mut numbers = Vec::new();
+        graph.for_each_pair(|field, object, value| {
+            self.probe.0.clear();
+            self.probe.0.push_str(field);
+            self.probe.1 = object;
+            self.probe.2.clear();
+            self.probe.2.push_str(value);
+            let next = self.numbers.len() as u32;
+            let number = match self.numbers.get(&self.probe) {
+                Some(&number) => number,
+                None => *self.numbers.entry(self.probe.clone()).or_insert(next),
+            };
+            numbers.push(number);
+        });
+        numbers.sort_unstable();
+        numbers.dedup();
+        numbers
+    }
+
+    /// Pairs numbered so far.
+    pub fn len(&self) -> usize {
+        self.numbers.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.numbers.is_empty()
+    }
+}
+
 /// What an open object, group or `Some` collects while the walk is inside it.
 enum Frame {
     Object(u32),

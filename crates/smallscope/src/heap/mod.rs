@@ -144,7 +144,7 @@ mod schema;
 mod value;
 
 pub use contents::{shallow_clone_note, shared_objects, shares_objects, CloneAudit};
-pub use extension::{FieldExtensions, GraphObject, GraphValue, GroupKind, ObjectGraph, VARIANT_FIELD};
+pub use extension::{FieldExtensions, GraphObject, GraphValue, GroupKind, ObjectGraph, PairNumbers, VARIANT_FIELD};
 pub use linearize::{canonical_text, canonical_text_omitting, Canonical, CanonicalText, Linearizer, OutOfScope, Token};
 pub use schema::Schema;
 pub use value::{Arena, HeapValue, IndexLink};

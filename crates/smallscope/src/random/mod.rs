@@ -269,18 +269,12 @@ pub fn legal_programs<T: Subject + StdTraits>(
     killed: &[crate::runner::Killed],
     stop: Option<&crate::runner::StopFlag>,
 ) -> Result<Vec<Program>, ConfigError> {
-    /// Drops the generator's events: only its component set is wanted.
-    struct Discard;
-    impl Sink for Discard {
-        fn event(&mut self, _: Event) {}
-    }
     config.validate()?;
     let ops = api_operations::<T>(config)?;
     let traits = T::std_traits();
     let misuse = misuse_patterns(config)?;
     let exec = Executor::new(&ops, &[], &misuse, traits.clone, killed);
-    let mut discard = Discard;
-    let outlet = Outlet { out: &mut discard, stop, command: None, seconds_before: 0.0 };
+    let outlet = Outlet { out: &mut (), stop, command: None, seconds_before: 0.0 };
     let others = OtherDomains::of(&ops, &config.other_settings(), killed, stop);
     let mut generator = Generator::new(config, exec.memoized(), traits, outlet, others);
     generator.run(false);
