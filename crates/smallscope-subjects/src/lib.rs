@@ -17,7 +17,7 @@
 //! | `tree-map` | red-black tree map `i32 -> i32`, balanced as `java.util.TreeMap` | arena indices, parent links |
 //! | `union-find` | disjoint sets, union by rank and path compression (JGraphT's `UnionFind`) | arena indices, parent links, a sorted chain |
 //! | `scheduler` | process scheduler of the SIR `schedule` program: three FIFO ready queues, a blocked queue, a current process | arena indices |
-//! | `lits` | Sat4j's `Lits` variable store: levels, reasons and per-literal watch lists of constraints | two arenas, indices |
+//! | `lits` | Sat4j's `Lits` variable store as its solver drives it: values, levels and reasons along a trail, per-literal watch lists of binary clauses | two arenas, indices |
 //!
 //! Scope N allows N objects of each class, the root and header nodes included.
 //!
@@ -27,8 +27,8 @@
 //! the trees, the sorted multiset of keys for `binheap`, the sorted `(key,
 //! value)` entries for `tree-map`, the partition (each set a sorted vector,
 //! the sets sorted) for `union-find`, the processes (place, pid, priority)
-//! in queue order for `scheduler`, each variable's level, reason and
-//! watching constraints for `lits`; `Ord` is lexicographic on that
+//! in queue order for `scheduler`, each variable's value, level, trail
+//! position, reason and watching clauses for `lits`; `Ord` is lexicographic on that
 //! sequence. `Clone` and `Debug` are as before.
 //!
 //! Variants with planted bugs are registered as `<name>-bug-<what>`; each

@@ -270,3 +270,15 @@ fn the_state_graph_reaches_what_a_search_with_those_builders_reaches() {
     check::<NodeCachingLinkedList>(4);
     check::<smallscope_subjects::union_find::UnionFind>(4);
 }
+
+/// Sat4j's `Lits` driven as its solver drives it: `new`, `ensure_pool`
+/// (the only way to make variables), `add_clause` (clauses) and `assume`
+/// (assignments: decisions and what they propagate). Backtracking and
+/// removing clauses only reach what fewer decisions or clauses reach.
+#[test]
+fn lits_needs_variables_clauses_and_decisions() {
+    use smallscope_subjects::lits::Lits;
+    for builders in sufficient_and_minimal_by_both::<Lits>(1, 5) {
+        assert_eq!(builders, ["new", "ensure_pool", "add_clause", "assume"]);
+    }
+}
