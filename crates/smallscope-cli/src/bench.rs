@@ -45,6 +45,8 @@ enum BenchKind {
     Random(RandomBench),
     /// What running the engine in a supervised worker costs, against the same run in process.
     Isolation(IsolationBench),
+    /// Builders identification: HC and GA time and sets, largest BEAPI scope, random with builders (paper Table 3).
+    Builders(crate::builders_bench::BuildersBench),
     /// Field coverage suites: size and generation time per policy and scope (the field coverage paper's Tables II and III).
     Suites(crate::suite_bench::SuitesBench),
 }
@@ -189,16 +191,23 @@ impl Setup {
 }
 
 /// What one child run reported.
-struct Measured {
-    seconds: f64,
+pub(crate) struct Measured {
+    pub seconds: f64,
     structures: u64,
     /// Levels that made new structures: the longest sequence needed.
     levels: u32,
     peak_bytes: Option<u64>,
-    finished: bool,
+    pub finished: bool,
 }
 
-fn measure(subject: &str, scope: u32, extra: &[String], limit: f64, memory_mb: u64) -> anyhow::Result<Measured> {
+/// A BEAPI run of `subject` at `scope` in a child process, under the limits.
+pub(crate) fn measure(
+    subject: &str,
+    scope: u32,
+    extra: &[String],
+    limit: f64,
+    memory_mb: u64,
+) -> anyhow::Result<Measured> {
     let exe = std::env::current_exe().context("finding the smallscope binary")?;
     let output = Command::new(exe)
         .args(["beapi", subject, "--scope", &scope.to_string(), "--format", "json"])
@@ -226,6 +235,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         BenchKind::Random(bench) => return random_table(bench),
         BenchKind::Isolation(bench) => return isolation_table(bench),
         BenchKind::Suites(bench) => return crate::suite_bench::run(bench),
+        BenchKind::Builders(bench) => return crate::builders_bench::run(bench),
     };
     smallscope::positive_seconds("--limit", bench.limit).map_err(crate::BadInput::from)?;
     for subject in &bench.subjects {

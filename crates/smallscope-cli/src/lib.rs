@@ -36,6 +36,8 @@ mod alloc;
 mod beapi_command;
 #[cfg(feature = "builtin-subjects")]
 mod bench;
+#[cfg(feature = "builtin-subjects")]
+mod builders_bench;
 mod builders_command;
 mod compare_command;
 mod korat_command;

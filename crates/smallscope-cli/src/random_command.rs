@@ -54,6 +54,9 @@ pub struct RandomArgs {
     /// Count panics whose message matches REGEX as misuse (repeatable).
     #[arg(long = "misuse-panic", value_name = "REGEX")]
     pub misuse_panics: Vec<String>,
+    /// Call only these methods (the builders, say), separated by commas (default: the whole API).
+    #[arg(long, value_delimiter = ',', value_name = "m1,m2")]
+    pub operations: Option<Vec<String>>,
     /// How many regression tests to write.
     #[arg(long, value_name = "N")]
     pub regression_tests: Option<usize>,
@@ -116,6 +119,7 @@ fn config(args: &RandomArgs) -> Result<RandomConfig, BadInput> {
         config.other_scope = n;
     }
     config.misuse_panics = args.misuse_panics.clone();
+    config.operations = args.operations.clone();
     if let Some(n) = args.regression_tests {
         config.regression_tests = n;
     }
@@ -162,6 +166,9 @@ fn replay_base(args: &RandomArgs) -> String {
     }
     if args.no_simplify {
         command.push_str(" --no-simplify");
+    }
+    if let Some(operations) = &args.operations {
+        command.push_str(&format!(" --operations {}", operations.join(",")));
     }
     command
 }

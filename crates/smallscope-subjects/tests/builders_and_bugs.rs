@@ -282,3 +282,15 @@ fn lits_needs_variables_clauses_and_decisions() {
         assert_eq!(builders, ["new", "ensure_pool", "add_clause", "assume"]);
     }
 }
+
+/// The process scheduler: processes enter only by `new_job` and leave only
+/// by `finish`; a blocked queue fills only by `block` and a process comes
+/// back from it only by `unblock` (at scope 4; `bench builders` checks
+/// scope 5, where the sets are the same).
+#[test]
+fn the_scheduler_needs_jobs_blocking_unblocking_and_finishing() {
+    use smallscope_subjects::scheduler::Scheduler;
+    for builders in sufficient_and_minimal_by_both::<Scheduler>(2, 4) {
+        assert_eq!(builders, ["new", "new_job", "block", "unblock", "finish"]);
+    }
+}

@@ -12,7 +12,7 @@ pub enum ConfigError {
     BadIntRange(String),
     #[error("unknown field `{name}` in `omit`; the subject's fields are: {known}")]
     UnknownField { name: String, known: String },
-    #[error("unknown method `{name}` in `builders`; the subject's operations are: {known}")]
+    #[error("unknown method `{name}`; the subject's operations are: {known}")]
     UnknownBuilder { name: String, known: String },
     #[error("the builders {0:?} include no constructor, so no structure can be made")]
     NoConstructor(Vec<String>),

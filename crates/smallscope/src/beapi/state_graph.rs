@@ -27,7 +27,15 @@ pub struct StateGraph {
     /// Per state, the edges it is an input of (built by [`StateGraph::seal`]).
     out_start: Vec<u32>,
     out_edges: Vec<u32>,
+    /// Per state, its one-input one-output calls as (output, the operations
+    /// that make it), merged: many calls and operations lead to the same
+    /// state, and a closure then looks at each pair once.
+    step_start: Vec<u32>,
+    steps: Vec<(u32, u64)>,
 }
+
+/// Operations a step's mask can name; with more, every call stays an edge.
+const MASK_BITS: usize = 64;
 
 #[derive(Debug, Clone, Copy)]
 struct Edge {
@@ -65,25 +73,35 @@ impl StateGraph {
     /// Indexes the edges by input; called once the search ends.
     pub(super) fn seal(&mut self) {
         let states = self.pairs.len();
-        let mut counts = vec![0u32; states + 1];
-        for edge in &self.edges {
-            for &input in self.inputs(edge) {
-                counts[input as usize + 1] += 1;
+        let masks = self.edges.iter().all(|edge| usize::from(edge.op) < MASK_BITS);
+        let is_step = |edge: &Edge| masks && edge.inputs == 1 && edge.outputs == 1;
+        // One-input one-output calls: sorted by (input, output), operations merged.
+        let mut steps: Vec<(u32, u32, u64)> = self
+            .edges
+            .iter()
+            .filter(|edge| is_step(edge))
+            .map(|edge| (self.inputs(edge)[0], self.outputs(edge)[0], 1u64 << edge.op))
+            .collect();
+        steps.sort_unstable_by_key(|&(input, output, _)| (input, output));
+        let mut merged: Vec<(u32, u32, u64)> = Vec::with_capacity(steps.len() / 2);
+        for (input, output, mask) in steps {
+            match merged.last_mut() {
+                Some(last) if last.0 == input && last.1 == output => last.2 |= mask,
+                _ => merged.push((input, output, mask)),
             }
         }
-        for i in 1..counts.len() {
-            counts[i] += counts[i - 1];
-        }
-        let mut next = counts.clone();
-        let mut out_edges = vec![0u32; counts[states] as usize];
+        self.step_start = starts(states, merged.iter().map(|&(input, _, _)| input));
+        self.steps = merged.into_iter().map(|(_, output, mask)| (output, mask)).collect();
+        // The other calls, by each of their inputs.
+        let others: Vec<usize> = (0..self.edges.len()).filter(|&e| !is_step(&self.edges[e])).collect();
+        self.edges = others.iter().map(|&e| self.edges[e]).collect();
+        let mut by_input: Vec<(u32, u32)> = Vec::new();
         for (e, edge) in self.edges.iter().enumerate() {
-            for &input in &self.ends[edge.start as usize..edge.start as usize + usize::from(edge.inputs)] {
-                out_edges[next[input as usize] as usize] = e as u32;
-                next[input as usize] += 1;
-            }
+            by_input.extend(self.inputs(edge).iter().map(|&input| (input, e as u32)));
         }
-        self.out_start = counts;
-        self.out_edges = out_edges;
+        by_input.sort_unstable();
+        self.out_start = starts(states, by_input.iter().map(|&(input, _)| input));
+        self.out_edges = by_input.into_iter().map(|(_, e)| e).collect();
     }
 
     fn inputs(&self, edge: &Edge) -> &[u32] {
@@ -117,11 +135,23 @@ impl StateGraph {
         for edge in self.edges.iter().filter(|edge| edge.inputs == 0 && on(edge)) {
             fire(edge, &mut reached, &mut queue);
         }
+        let mask = chosen.iter().take(MASK_BITS).enumerate().fold(0u64, |m, (op, &on)| m | (u64::from(on) << op));
         while let Some(state) = queue.pop() {
+            let (from, to) = (self.step_start[state as usize], self.step_start[state as usize + 1]);
+            for &(output, ops) in &self.steps[from as usize..to as usize] {
+                if ops & mask != 0 && !std::mem::replace(&mut reached[output as usize], true) {
+                    queue.push(output);
+                }
+            }
             let (from, to) = (self.out_start[state as usize], self.out_start[state as usize + 1]);
             for &e in &self.out_edges[from as usize..to as usize] {
                 let edge = &self.edges[e as usize];
-                if on(edge) {
+                if !on(edge) {
+                    continue;
+                }
+                if edge.inputs == 1 {
+                    fire(edge, &mut reached, &mut queue);
+                } else {
                     waiting[e as usize] -= 1;
                     if waiting[e as usize] == 0 {
                         fire(edge, &mut reached, &mut queue);
@@ -141,6 +171,18 @@ impl StateGraph {
         }
         Reach { field_values: seen.iter().filter(|&&s| s).count(), structures }
     }
+}
+
+/// CSR offsets: for keys sorted ascending, where each of `0..n` starts.
+fn starts(n: usize, sorted: impl Iterator<Item = u32>) -> Vec<u32> {
+    let mut starts = vec![0u32; n + 1];
+    for key in sorted {
+        starts[key as usize + 1] += 1;
+    }
+    for i in 1..starts.len() {
+        starts[i] += starts[i - 1];
+    }
+    starts
 }
 
 #[cfg(test)]
