@@ -193,7 +193,7 @@ impl Setup {
 /// What one child run reported.
 pub(crate) struct Measured {
     pub seconds: f64,
-    structures: u64,
+    pub structures: u64,
     /// Levels that made new structures: the longest sequence needed.
     levels: u32,
     peak_bytes: Option<u64>,

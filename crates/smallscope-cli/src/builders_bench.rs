@@ -100,6 +100,10 @@ fn identification_table(bench: &BuildersBench) -> anyhow::Result<Vec<(String, Ve
         bench.scope, bench.seeds
     );
     println!(
+        "Each GA set is checked sufficient (as many structures as the whole API) and minimal (fewer without any \
+         one of its builders); a note follows the set when not."
+    );
+    println!(
         "{:<11} {:>4} {:>9} {:>9} {:>9} {:>11} {:>11}  builders (GA)",
         "subject", "ops", "observers", "HC s", "GA s", "structs BLD", "structs API"
     );
@@ -130,6 +134,22 @@ fn identification_table(bench: &BuildersBench) -> anyhow::Result<Vec<(String, Ve
         }
         if ga.structures_builders != ga.structures_api {
             notes.push("NOT sufficient".to_owned());
+        }
+        // Minimal: a search without any one of them makes fewer structures.
+        for left_out in &ga.builders {
+            let rest: Vec<&str> = ga.builders.iter().filter(|b| *b != left_out).map(String::as_str).collect();
+            let extra = vec!["--builders".to_owned(), rest.join(",")];
+            let fewer = match rest.is_empty() {
+                true => true,
+                false => {
+                    let measured = crate::bench::measure(subject, bench.scope, &extra, 600.0, bench.memory_limit_mb);
+                    // No constructor left: nothing is made.
+                    measured.map_or(true, |m| (m.structures as usize) < ga.structures_api)
+                }
+            };
+            if !fewer {
+                notes.push(format!("{left_out} is superfluous"));
+            }
         }
         println!(
             "{:<11} {:>4} {:>9} {:>9.2} {:>9.2} {:>11} {:>11}  {}{}",

@@ -155,8 +155,11 @@ fn text(summary: &BuildersSummary) -> String {
             Role::Unexercised => {
                 out.push_str(&format!("  {}: never called legally by the random run, so kept\n", role.method))
             }
-            Role::Observer { .. } => {}
+            Role::Observer { .. } | Role::Unchecked => {}
         }
+    }
+    for note in &summary.notes {
+        out.push_str(&format!("note: {note}\n"));
     }
     match summary.from_cache {
         true => out.push_str("read from the cache"),
@@ -187,6 +190,7 @@ impl BuildersSummary {
             builders: identified.builders,
             observers: identified.observers,
             roles: identified.roles,
+            notes: identified.notes,
             fitness: identified.fitness,
             field_values: identified.field_values,
             structures_builders,

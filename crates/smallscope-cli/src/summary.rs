@@ -62,6 +62,8 @@ pub struct BuildersSummary {
     pub observers: Vec<String>,
     /// Every method's role, with the evidence for each non-observer.
     pub roles: Vec<smallscope::builders::observers::MethodRole>,
+    /// How identification went, when there is something to say (detection cut short).
+    pub notes: Vec<String>,
     /// Field values plus the paper's tie-break term in [0, 1].
     pub fitness: f64,
     pub field_values: usize,

@@ -128,6 +128,9 @@ pub struct Identified {
     /// Every method's role, with the evidence for each non-observer.
     #[serde(default)]
     pub roles: Vec<MethodRole>,
+    /// What the user should know of how identification went.
+    #[serde(default)]
+    pub notes: Vec<String>,
     /// Sets scored.
     #[serde(default)]
     pub evaluations: usize,
@@ -183,7 +186,8 @@ pub fn identify<T: Subject + StdTraits>(
     // Under a time limit, detection takes at most a quarter of it, so that
     // the search has the rest.
     random.time_limit = config.time_limit.map(|limit| limit / 4);
-    let roles = observers::classify::<T>(&random, killed, stop)?;
+    let detection = observers::classify::<T>(&random, killed, stop)?;
+    let roles = detection.roles;
     let (observers, candidates): (Vec<usize>, Vec<usize>) = (0..infos.len()).partition(|&i| roles[i].is_observer());
     let graph = match (config.max_length, remaining()) {
         // Sequence lengths depend on the builders: no one graph serves all sets.
@@ -238,6 +242,7 @@ pub fn identify<T: Subject + StdTraits>(
         method: method.name().to_owned(),
         observers: names(&observers, &infos),
         roles: infos.iter().zip(roles).map(|(info, role)| MethodRole { method: info.name.clone(), role }).collect(),
+        notes: detection.cut_short.into_iter().collect(),
         evaluations: scorer.evaluations(),
         from_cache: false,
         seconds: started.elapsed().as_secs_f64(),
@@ -389,7 +394,8 @@ fn resolve_auto<T: Subject + StdTraits>(
             why.describe()
         ),
     };
-    Ok(ChosenBuilders { names: identified.builders, notes: vec![note], seconds: identified.seconds })
+    let notes = std::iter::once(note).chain(identified.notes).collect();
+    Ok(ChosenBuilders { names: identified.builders, notes, seconds: identified.seconds })
 }
 
 /// `dir/builders/<type path with :: as ->.json`, `….ga.json` for the GA.

@@ -9,6 +9,11 @@
 //! A method the run never managed to call is [`Role::Unexercised`], and
 //! stays in the builders search: only what was seen is ruled out.
 //!
+//! The random run calls the subject's code far from the small scope, where
+//! its bugs may hang or kill the worker. The first time that happens,
+//! detection is given up for the job (see [`Detection::cut_short`]): one
+//! restart, not one per bug the random run would meet.
+//!
 //! The signature does not settle it: a `&self` method may change its
 //! receiver through a `RefCell`, and a `&mut self` one may only read.
 
@@ -31,6 +36,21 @@ pub enum Role {
     Mutator(Evidence),
     /// The random run never called it legally: nothing is known.
     Unexercised,
+    /// Detection did not run to the end (see [`Detection::cut_short`]).
+    Unchecked,
+}
+
+/// What observer detection found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Detection {
+    /// Each operation's role, in API order.
+    pub roles: Vec<Role>,
+    /// Why detection was cut short, if it was: a call of its random run
+    /// killed or hung an earlier attempt of the job. Every method is then
+    /// [`Role::Unchecked`] and stays in the builders search, which stays
+    /// exact (an observer only slows it), and the job goes on without
+    /// running the subject's code at random again.
+    pub cut_short: Option<String>,
 }
 
 impl Role {
@@ -76,6 +96,12 @@ impl std::fmt::Display for Evidence {
     }
 }
 
+/// Where observer detection's run numbers start: apart from the job's own
+/// search (run 0), so that an input that killed one is not stepped past in
+/// the other. (Sets' searches are numbered by hashes, which meet these with
+/// negligible odds.)
+const OBSERVER_RUNS: u64 = 1 << 62;
+
 /// Sequences the random run makes for observer detection: enough to call
 /// each method of a 40-method API many times, in well under a second.
 pub const SEQUENCES: u64 = 3_000;
@@ -101,9 +127,20 @@ pub fn classify<T: Subject + StdTraits>(
     config: &RandomConfig,
     killed: &[Killed],
     stop: Option<&StopFlag>,
-) -> Result<Vec<Role>, ConfigError> {
-    let programs = crate::random::legal_programs::<T>(config, killed, stop)?;
+) -> Result<Detection, ConfigError> {
     let ops = T::operations();
+    let runs = OBSERVER_RUNS..OBSERVER_RUNS + (1 << 32);
+    if let Some(k) = killed.iter().find(|k| runs.contains(&k.address.run)) {
+        let op = ops.get(usize::from(k.op)).map_or("?", |op| op.name);
+        let why = format!(
+            "observer detection stopped: its random run's call of `{op}` ended an attempt ({}: {}); every method \
+             stays in the builders search",
+            k.kind.name(),
+            k.message
+        );
+        return Ok(Detection { roles: vec![Role::Unchecked; ops.len()], cut_short: Some(why) });
+    }
+    let programs = crate::random::legal_programs::<T>(config, OBSERVER_RUNS, killed, stop)?;
     let infos: Vec<OperationInfo> = ops.iter().map(|op| op.info()).collect();
     let type_path = crate::emit::type_expr(std::any::type_name::<T>());
     let mut calls = vec![0u64; ops.len()];
@@ -167,7 +204,7 @@ pub fn classify<T: Subject + StdTraits>(
             }
         }
     }
-    Ok(evidence
+    let roles = evidence
         .into_iter()
         .zip(calls)
         .map(|(evidence, calls)| match (evidence, calls) {
@@ -175,5 +212,6 @@ pub fn classify<T: Subject + StdTraits>(
             (None, 0) => Role::Unexercised,
             (None, calls) => Role::Observer { calls },
         })
-        .collect())
+        .collect();
+    Ok(Detection { roles, cut_short: None })
 }

@@ -161,6 +161,8 @@ pub struct Executor<'a, T> {
     pub switched_off: Vec<usize>,
     /// Replays so far, numbering their addresses.
     replays: Cell<u64>,
+    /// Added to every stage's run number in addresses (see [`Executor::numbered_from`]).
+    run_base: u64,
     /// When set, one-value checks are skipped for a value whose canonical
     /// form passed them before (state matching, as in BEAPI): they would
     /// see an isomorphic heap. Replays leave it off and check everything.
@@ -230,6 +232,7 @@ impl<'a, T> Executor<'a, T> {
                 })
                 .collect(),
             replays: Cell::new(0),
+            run_base: 0,
             checked: None,
         }
     }
@@ -239,12 +242,20 @@ impl<'a, T> Executor<'a, T> {
     pub fn memoized(&self) -> Self {
         let mut exec = Self::new(self.ops, self.contracts, self.misuse, self.clone.get(), self.killed);
         exec.checked = Some(Default::default());
+        exec.run_base = self.run_base;
         exec
+    }
+
+    /// Numbers its addresses' runs from `base`, so that a random run inside
+    /// another engine's job (observer detection) has addresses of its own.
+    pub fn numbered_from(mut self, base: u64) -> Self {
+        self.run_base = base;
+        self
     }
 
     /// Later calls are at `run` and `input` in addresses.
     pub fn locate(&self, run: u64, input: u64) {
-        self.at.set(Address { run, input, detail: 0 });
+        self.at.set(Address { run: self.run_base + run, input, detail: 0 });
     }
 
     /// Later calls are those of the next replay of stage `run`.

@@ -263,9 +263,11 @@ fn misuse_patterns(config: &RandomConfig) -> Result<Vec<Regex>, ConfigError> {
 /// The legal sequences a seeded random run of `T` makes, as programs over
 /// `T`'s operations: the stored ones and the sampled ones that observe a
 /// value, until `config`'s limits, without contracts, events or
-/// simplification. For observer detection, which looks at what each call did.
+/// simplification. Addresses number their runs from `run_base`. For
+/// observer detection, which looks at what each call did.
 pub fn legal_programs<T: Subject + StdTraits>(
     config: &RandomConfig,
+    run_base: u64,
     killed: &[crate::runner::Killed],
     stop: Option<&crate::runner::StopFlag>,
 ) -> Result<Vec<Program>, ConfigError> {
@@ -273,7 +275,7 @@ pub fn legal_programs<T: Subject + StdTraits>(
     let ops = api_operations::<T>(config)?;
     let traits = T::std_traits();
     let misuse = misuse_patterns(config)?;
-    let exec = Executor::new(&ops, &[], &misuse, traits.clone, killed);
+    let exec = Executor::new(&ops, &[], &misuse, traits.clone, killed).numbered_from(run_base);
     let outlet = Outlet { out: &mut (), stop, command: None, seconds_before: 0.0 };
     let others = OtherDomains::of(&ops, &config.other_settings(), killed, stop);
     let mut generator = Generator::new(config, exec.memoized(), traits, outlet, others);
