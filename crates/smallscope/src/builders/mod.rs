@@ -3,19 +3,29 @@
 //!
 //! A set of builders should be *sufficient* (it builds every structure
 //! within a small scope), *minimal* (no method in it is superfluous) and
-//! *simplest* (fewest and simplest parameters among equivalent sets). Both
-//! strategies score candidate sets with the same exact [`fitness`]: BEAPI
-//! runs at the small scope (`builder_scope`, default 5), counting field
-//! values and structures. Observers (methods that take `&self` only and
-//! return no structure) can never help and are left out of the search.
+//! *simplest* (fewest and simplest parameters among equivalent sets).
+//!
+//! This layer sits above the engines: [`resolve`] turns a run's `builders`
+//! setting into names (from the cache, or identified here), and the BEAPI
+//! engine takes the names and knows nothing of how they were chosen.
+//!
+//! Identification first runs [`observers`] detection: methods seen never to
+//! change an input nor make a structure can never help, and are left out.
+//! Both strategies then score candidate sets with the same exact
+//! [`Fitness`]: the field values and structures a set reaches at the small
+//! scope (`builder_scope`, default 5). One BEAPI search with every
+//! candidate records its [`StateGraph`](crate::beapi::StateGraph); a set's
+//! reach is the closure over its calls there, which is what a search with
+//! that set keeps, at a small fraction of a search's cost. (With a
+//! `max_length`, which a closure does not model, each set gets a search.)
 //!
 //! - [`HillClimbing`] (`hc`, the BEAPI paper's): greedy, from the best
-//!   constructor, at most `m²` runs for `m` methods. Fast on small APIs;
+//!   constructor, at most `m²` sets scored for `m` methods. Fast on small APIs;
 //!   can stop short when two methods only help together.
 //! - [`Genetic`] (`ga`, the builders paper's): a seeded genetic algorithm,
 //!   then a deterministic polish that makes the set minimal and picks the
-//!   earliest in API order among ties. More runs, in parallel; meant for
-//!   rich APIs (20 to 40 methods).
+//!   earliest in API order among ties. More sets scored, in parallel;
+//!   meant for rich APIs (20 to 40 methods).
 //!
 //! Identification is part of the run that needs it: the run's time limit,
 //! memory limit and stop flag end it, and then the best set found so far
