@@ -256,8 +256,6 @@ impl<'a, T: Subject> Search<'a, T> {
         })
     }
 
-    /// Notes on how the search was set up (where other subjects' values
-    /// came from), for the job to report after the run starts.
     /// Records every call between kept states, for [`Search::run_recorded`].
     pub(super) fn record_graph(&mut self) {
         self.recording = Some(Recording::default());
@@ -271,6 +269,8 @@ impl<'a, T: Subject> Search<'a, T> {
         (graph, stop)
     }
 
+    /// Notes on how the search was set up (where other subjects' values
+    /// came from), for the job to report after the run starts.
     pub(super) fn take_notes(&mut self) -> Vec<String> {
         std::mem::take(&mut self.notes)
     }
