@@ -42,8 +42,25 @@ fn beapi_finds_the_planted_bug_and_the_tests_it_writes_fail_until_it_is_fixed() 
     assert!(text.starts_with("s0 = new("), "{text}");
     assert!(text.contains(".put(") && (text.contains(".remove(") || text.contains(".pop_oldest(")), "{calls:?}");
 
-    let graph = cargo_smallscope(&dir, &["beapi", "fixture-graph", "--scope", "2"]);
+    // Builders of the user's graph, by the genetic algorithm (the default).
+    // Written from the API: nodes come only from `add_node` and edges only
+    // from `add_edge`; a removed edge is one never added; the rest read.
+    let builders = cargo_smallscope(&dir, &["builders", "fixture-graph", "--scope", "3"]);
+    assert_eq!(builders.code, 0, "{builders:?}");
+    assert!(builders.stdout.contains("replay: cargo smallscope builders fixture-graph"), "{}", builders.stdout);
+    let identified = summary("fixture-graph", "builders");
+    assert_eq!(identified["method"], "ga", "{identified}");
+    assert_eq!(identified["builders"], serde_json::json!(["new", "add_node", "add_edge"]), "{identified}");
+    let mut observers: Vec<&str> =
+        identified["observers"].as_array().unwrap().iter().map(|o| o.as_str().unwrap()).collect();
+    observers.sort_unstable();
+    assert_eq!(observers, ["has_edge", "label", "node_count", "out_degree"], "{identified}");
+    assert_eq!(identified["structures_builders"], identified["structures_api"], "{identified}");
+    // BEAPI picks the cached set up.
+    let graph = cargo_smallscope(&dir, &["beapi", "fixture-graph", "--scope", "2", "--builders", "auto"]);
     assert_eq!(graph.code, 0, "{graph:?}");
+    let beapi = summary("fixture-graph", "beapi");
+    assert_eq!(beapi["builders"], identified["builders"], "{beapi}");
     // A field coverage suite of the same subject: a module beside BEAPI's.
     let suite_run = cargo_smallscope(&dir, &["suite", "fixture-graph", "--engine", "beapi", "--scope", "3"]);
     assert_eq!(suite_run.code, 0, "{suite_run:?}");

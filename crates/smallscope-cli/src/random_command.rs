@@ -191,6 +191,7 @@ pub fn run(args: &RandomArgs, options: &RunOptions) -> anyhow::Result<ExitCode> 
         redundant: report.redundant,
         legal: report.legal,
         stored: report.stored,
+        largest_structure: report.largest_structure,
         failure_groups: report.failure_groups.clone(),
         failure_group_count: report.failure_groups.len(),
         regression_test_count: report.regression_tests.len(),
@@ -247,8 +248,8 @@ fn text(args: &RandomArgs, summary: &RandomSummary, report: &RandomReport) -> St
         summary.stopped_by
     );
     out.push_str(&format!(
-        "  legal {}, illegal {}, redundant {}, stored for reuse {}\n",
-        summary.legal, summary.illegal, summary.redundant, summary.stored
+        "  legal {}, illegal {}, redundant {}, stored for reuse {} (the largest value has {} objects)\n",
+        summary.legal, summary.illegal, summary.redundant, summary.stored, summary.largest_structure
     ));
     out.push_str(&format!("  contracts: {}\n", summary.contracts.join(", ")));
     for note in &summary.notes {

@@ -139,6 +139,9 @@ pub struct RandomSummary {
     pub redundant: u64,
     pub legal: u64,
     pub stored: u64,
+    /// Objects in the largest stored value, its root included.
+    #[serde(default)]
+    pub largest_structure: u64,
     pub failure_groups: Vec<Failure>,
     pub failure_group_count: usize,
     pub regression_test_count: usize,

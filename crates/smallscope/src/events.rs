@@ -513,6 +513,9 @@ pub struct Counts {
     /// Failing inputs, over all groups.
     #[serde(default)]
     pub failing: u64,
+    /// Random: objects in the largest structure stored for reuse, its root included.
+    #[serde(default)]
+    pub largest_structure: u64,
 }
 
 /// A point the run can be resumed from, with the counts there.

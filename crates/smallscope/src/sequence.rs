@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use crate::api::{Access, Arg, ListForm, OperationInfo, OtherArg, OtherValue, ParamKind, Returned, Subject};
+use crate::api::{Access, Arg, ListForm, Operation, OperationInfo, OtherArg, OtherValue, ParamKind, Returned, Subject};
 
 /// A primitive argument value.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -214,9 +214,17 @@ impl Program {
     /// `result`; `None` when a call misuses the API or a value is missing.
     /// The calls run unwatched: the caller runs this inside watched code.
     pub fn build<S: Subject>(&self) -> Option<S> {
+        let mut vars = self.run::<S>(&mut ())?;
+        vars.get_mut(self.result? as usize)?.take()
+    }
+
+    /// Runs the calls in order with `watch` looking on, and returns the
+    /// variables; `None` when a call misused the API, a value was missing,
+    /// or `watch` stopped the program.
+    pub fn run<S: Subject>(&self, watch: &mut impl CallWatch<S>) -> Option<Vec<Option<S>>> {
         let ops = S::operations();
         let mut vars: Vec<Option<S>> = Vec::new();
-        for call in &self.calls {
+        for (index, call) in self.calls.iter().enumerate() {
             let op = ops.get(usize::from(call.op))?;
             let mut args = Vec::with_capacity(call.operands.len());
             for operand in &call.operands {
@@ -225,25 +233,26 @@ impl Program {
                     Operand::Literal(literal) => literal.to_arg(),
                 });
             }
-            let returned = op.call(&mut args, false);
+            watch.before(index, &args);
+            let returned = watch.call(index, op, &mut args)?;
+            if let Returned::Misuse(_) = returned {
+                return None;
+            }
+            watch.after(index, &args, &returned);
             for (operand, arg) in call.operands.iter().zip(args) {
                 if let (Operand::Var(v), Arg::Subject(value)) = (operand, arg) {
                     vars[*v as usize] = Some(value);
                 }
             }
-            match (returned, call.binds) {
-                (Returned::Misuse(_), _) => return None,
-                (Returned::Subject(value), Some(var)) => {
-                    let var = var as usize;
-                    if vars.len() <= var {
-                        vars.resize_with(var + 1, || None);
-                    }
-                    vars[var] = Some(value);
+            if let (Returned::Subject(value), Some(var)) = (returned, call.binds) {
+                let var = var as usize;
+                if vars.len() <= var {
+                    vars.resize_with(var + 1, || None);
                 }
-                _ => {}
+                vars[var] = Some(value);
             }
         }
-        vars.get_mut(self.result? as usize)?.take()
+        Some(vars)
     }
 
     /// The program as a Rust block whose value is its result:
@@ -409,3 +418,17 @@ fn assertion(expr: &str, rendered: &str, literal: bool) -> String {
         format!("assert_eq!(format!(\"{{:?}}\", {expr}), {rendered:?});")
     }
 }
+
+/// Looks on as [`Program::run`] makes each call (`()` only runs them).
+pub trait CallWatch<S> {
+    /// Call `index`'s arguments, before it runs.
+    fn before(&mut self, _index: usize, _args: &[Arg<S>]) {}
+    /// Runs `op`, call `index`, on `args`; `None` stops the program.
+    fn call(&mut self, _index: usize, op: &Operation<S>, args: &mut [Arg<S>]) -> Option<Returned<S>> {
+        Some(op.call(args, false))
+    }
+    /// Call `index`'s arguments as it left them, and what it returned, when it was legal.
+    fn after(&mut self, _index: usize, _args: &[Arg<S>], _returned: &Returned<S>) {}
+}
+
+impl<S> CallWatch<S> for () {}

@@ -294,6 +294,47 @@ fn heap_pruning_stores_one_sequence_per_reachable_state() {
     assert!(unpruned.stored > 100, "{}", unpruned.stored);
 }
 
+/// A singly linked chain of at most six links.
+#[derive(Heap, Clone, Debug)]
+pub struct Chain {
+    head: Option<Box<Link>>,
+    len: u8,
+}
+
+#[derive(Heap, Clone, Debug)]
+pub struct Link {
+    next: Option<Box<Link>>,
+}
+
+#[smallscope::api(name = "test-random-chain")]
+impl Chain {
+    pub fn new() -> Self {
+        Chain { head: None, len: 0 }
+    }
+    pub fn push(&mut self) -> Result<(), &'static str> {
+        if self.len == 6 {
+            return Err("full");
+        }
+        self.head = Some(Box::new(Link { next: self.head.take() }));
+        self.len += 1;
+        Ok(())
+    }
+    pub fn len(&self) -> u8 {
+        self.len
+    }
+}
+
+#[test]
+fn the_largest_stored_structure_is_counted_in_objects() {
+    // A chain of k links is k + 1 objects; `new` and six pushes make the
+    // longest, and the counter is its root alone.
+    assert_eq!(run::<Chain>(2_000, 3).largest_structure, 7);
+    assert_eq!(run::<Counter>(2_000, 3).largest_structure, 1);
+    // Stored sequences have at most 4 calls: `new` and three pushes.
+    let short = RandomConfig { sequence_limit: Some(2_000), seed: 3, max_length: 4, ..RandomConfig::default() };
+    assert_eq!(Random::<Chain>::with_config(short).run().unwrap().largest_structure, 4);
+}
+
 static ARGUMENTS: Mutex<BTreeSet<i64>> = Mutex::new(BTreeSet::new());
 
 /// Returns a large number; `absorb` records the largest argument it gets.

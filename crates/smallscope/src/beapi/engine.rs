@@ -324,6 +324,7 @@ impl<'a, T: Subject> Search<'a, T> {
             out_of_scope: report.out_of_scope,
             redundant: 0,
             failing: report.failure_count(),
+            largest_structure: 0,
         };
         self.groups = report.failures.iter().map(|f| (GroupKey::of(f), f.count)).collect();
         self.level = resume.level.max(1);
@@ -764,17 +765,21 @@ impl<'a, T: Subject> Search<'a, T> {
             return;
         }
         let mut keys_iter = keys.drain(..);
+        // The states this call reached, kept only when the state graph is recorded.
+        let recording = self.recording.is_some();
         let mut outputs = self.recording.as_mut().map(|r| std::mem::take(&mut r.outputs)).unwrap_or_default();
         outputs.clear();
         for (slot, arg) in args.drain(..).enumerate() {
             if let Arg::Subject(value) = arg {
                 let key = keys_iter.next().expect("one key per output");
-                outputs.extend(self.consider(call, Output::Param(slot as u8), value, key));
+                let state = self.consider(call, Output::Param(slot as u8), value, key);
+                outputs.extend(state.filter(|_| recording));
             }
         }
         if let Returned::Subject(value) = returned {
             let key = keys_iter.next().expect("one key per output");
-            outputs.extend(self.consider(call, Output::Result, value, key));
+            let state = self.consider(call, Output::Result, value, key);
+            outputs.extend(state.filter(|_| recording));
         }
         drop(keys_iter);
         if let Some(recording) = &mut self.recording {
@@ -862,7 +867,7 @@ impl<'a, T: Subject> Search<'a, T> {
         if let Some(recording) = &mut self.recording {
             // Every state, variants too: a variant has its twin's pairs.
             let pairs = self.lin.graph(&value).map(|graph| recording.numbers.of(&graph)).unwrap_or_default();
-            recording.graph.add_state(pairs, recording.numbers.len());
+            recording.graph.add_state(pairs);
             recording.index_of.insert(print, index as u32);
         }
         self.structures.push(step);

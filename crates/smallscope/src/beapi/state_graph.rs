@@ -47,9 +47,8 @@ struct Edge {
 
 impl StateGraph {
     /// Adds a state with its pairs; states are numbered in order.
-    pub(super) fn add_state(&mut self, pairs: Vec<u32>, pair_count: usize) {
+    pub(super) fn add_state(&mut self, pairs: Vec<u32>) {
         self.pairs.push(pairs);
-        self.pair_count = pair_count;
     }
 
     /// Adds a call of `op` from `inputs` to `outputs` (states). A call
@@ -73,6 +72,8 @@ impl StateGraph {
     /// Indexes the edges by input; called once the search ends.
     pub(super) fn seal(&mut self) {
         let states = self.pairs.len();
+        // Pairs are numbered densely as states bring them.
+        self.pair_count = self.pairs.iter().flatten().max().map_or(0, |&p| p as usize + 1);
         let masks = self.edges.iter().all(|edge| usize::from(edge.op) < MASK_BITS);
         let is_step = |edge: &Edge| masks && edge.inputs == 1 && edge.outputs == 1;
         // One-input one-output calls: sorted by (input, output), operations merged.
@@ -193,9 +194,9 @@ mod tests {
     /// and 1 to make 2; op 3 leaves 1 as it was.
     fn small() -> StateGraph {
         let mut graph = StateGraph::default();
-        graph.add_state(vec![0], 3);
-        graph.add_state(vec![1], 3);
-        graph.add_state(vec![1, 2], 3);
+        graph.add_state(vec![0]);
+        graph.add_state(vec![1]);
+        graph.add_state(vec![1, 2]);
         graph.add_call(0, &[], &[0]);
         graph.add_call(1, &[0], &[1]);
         graph.add_call(2, &[0, 1], &[2, 1]);

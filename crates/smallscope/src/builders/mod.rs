@@ -267,7 +267,7 @@ fn names(ops: &[usize], infos: &[OperationInfo]) -> Vec<String> {
 }
 
 /// What a cached result was computed from; a different key means recompute.
-#[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 struct CacheKey {
     subject: String,
     api: Vec<OperationInfo>,
@@ -342,8 +342,21 @@ fn cache_key<T: Subject>(config: &BeapiConfig, method: Method, dir: &Path) -> (C
 
 /// The cached result at `path`, if it was computed under `key`.
 fn read_cache(path: &Path, key: &CacheKey) -> Option<Identified> {
+    read_cache_where(path, |cached| cached == key)
+}
+
+/// The same, whatever the method's parameters (a GA's seed, say): every
+/// seed gives the same set, so `--builders auto` takes any of them.
+fn read_cache_any_parameters(path: &Path, key: &CacheKey) -> Option<Identified> {
+    let method = |key: &CacheKey| key.method.split(':').next().map(str::to_owned);
+    read_cache_where(path, |cached| {
+        method(cached) == method(key) && CacheKey { method: key.method.clone(), ..cached.clone() } == *key
+    })
+}
+
+fn read_cache_where(path: &Path, matches: impl Fn(&CacheKey) -> bool) -> Option<Identified> {
     let text = std::fs::read_to_string(path).ok()?;
-    let entry = serde_json::from_str::<CacheEntry>(&text).ok().filter(|entry| entry.key == *key)?;
+    let entry = serde_json::from_str::<CacheEntry>(&text).ok().filter(|entry| matches(&entry.key))?;
     Some(Identified { from_cache: true, ..entry.identified })
 }
 
@@ -377,7 +390,7 @@ fn resolve_auto<T: Subject + StdTraits>(
     let cached = config.cache_dir.as_deref().and_then(|dir| {
         [preferred, other].into_iter().find_map(|method| {
             let (key, path) = cache_key::<T>(config, method, dir);
-            read_cache(&path, &key)
+            read_cache_any_parameters(&path, &key)
         })
     });
     let identified = match cached {

@@ -17,13 +17,13 @@
 //! The signature does not settle it: a `&self` method may change its
 //! receiver through a `RefCell`, and a `&mut self` one may only read.
 
-use crate::api::{Arg, OperationInfo, ParamKind, Returned, StdTraits, Subject};
+use crate::api::{Arg, Operation, OperationInfo, ParamKind, Returned, StdTraits, Subject};
 use crate::beapi::fingerprint;
 use crate::events::During;
 use crate::heap::Linearizer;
 use crate::random::RandomConfig;
 use crate::runner::{run_captured, Killed, StopFlag, UserCode};
-use crate::sequence::{Operand, Program};
+use crate::sequence::{CallWatch, Program};
 use crate::ConfigError;
 
 /// What observer detection found for one method.
@@ -142,68 +142,22 @@ pub fn classify<T: Subject + StdTraits>(
     }
     let programs = crate::random::legal_programs::<T>(config, OBSERVER_RUNS, killed, stop)?;
     let infos: Vec<OperationInfo> = ops.iter().map(|op| op.info()).collect();
-    let type_path = crate::emit::type_expr(std::any::type_name::<T>());
-    let mut calls = vec![0u64; ops.len()];
-    let mut evidence: Vec<Option<Evidence>> = vec![None; ops.len()];
-    let mut lin = Linearizer::new(None).every_field();
-    let mut print = |value: &T| lin.linearize(value).map(fingerprint).ok();
+    let mut watch = EffectWatch {
+        ops: &ops,
+        infos: &infos,
+        type_path: crate::emit::type_expr(std::any::type_name::<T>()),
+        lin: Linearizer::new(None).every_field(),
+        program: &Program { calls: Vec::new(), result: None },
+        before: Vec::new(),
+        calls: vec![0; ops.len()],
+        evidence: vec![None; ops.len()],
+    };
     for program in &programs {
-        let mut vars: Vec<Option<T>> = Vec::new();
-        for (index, call) in program.calls.iter().enumerate() {
-            let op = &ops[usize::from(call.op)];
-            let mut before = Vec::with_capacity(call.operands.len());
-            let mut args = Vec::with_capacity(call.operands.len());
-            for operand in &call.operands {
-                match operand {
-                    Operand::Var(v) => {
-                        let Some(value) = vars.get_mut(*v as usize).and_then(Option::take) else { break };
-                        before.push(print(&value));
-                        args.push(Arg::Subject(value));
-                    }
-                    Operand::Literal(literal) => {
-                        before.push(None);
-                        args.push(literal.to_arg());
-                    }
-                }
-            }
-            if args.len() < call.operands.len() {
-                break; // a value moved before: the program cannot go on
-            }
-            let Ok(returned) = run_captured(UserCode::new(During::Call, call.op), || op.call(&mut args, false)) else {
-                break; // legal when generated; a panic now means nondeterminism
-            };
-            let mut effect = None;
-            for (param, ((operand, arg), was)) in call.operands.iter().zip(args).zip(&before).enumerate() {
-                if let (Operand::Var(v), Arg::Subject(value)) = (operand, arg) {
-                    let changed = matches!(op.params[param], ParamKind::Subject(_)) && print(&value) != *was;
-                    if changed && effect.is_none() {
-                        effect = Some(Effect::Changed { param });
-                    }
-                    vars[*v as usize] = Some(value);
-                }
-            }
-            match returned {
-                Returned::Misuse(_) => break,
-                Returned::Subject(value) => {
-                    effect = effect.or(Some(Effect::Made));
-                    if let Some(var) = call.binds {
-                        let var = var as usize;
-                        if vars.len() <= var {
-                            vars.resize_with(var + 1, || None);
-                        }
-                        vars[var] = Some(value);
-                    }
-                }
-                Returned::Value { .. } | Returned::Unit => {}
-            }
-            let op_index = usize::from(call.op);
-            calls[op_index] += 1;
-            if let (Some(effect), None) = (effect, &evidence[op_index]) {
-                let shown = Program { calls: program.calls[..=index].to_vec(), result: None };
-                evidence[op_index] = Some(Evidence { effect, calls: shown.to_rust(&infos, &type_path) });
-            }
-        }
+        watch.program = program;
+        // A program stops early only if its run was not deterministic.
+        let _ = program.run::<T>(&mut watch);
     }
+    let (evidence, calls) = (watch.evidence, watch.calls);
     let roles = evidence
         .into_iter()
         .zip(calls)
@@ -214,4 +168,63 @@ pub fn classify<T: Subject + StdTraits>(
         })
         .collect();
     Ok(Detection { roles, cut_short: None })
+}
+
+/// Watches replayed calls for the first one of each operation that changed
+/// a structure argument or made a structure.
+struct EffectWatch<'a, T> {
+    ops: &'a [Operation<T>],
+    infos: &'a [OperationInfo],
+    type_path: String,
+    lin: Linearizer,
+    program: &'a Program,
+    /// The current call's structure arguments' fingerprints, by position.
+    before: Vec<Option<u128>>,
+    calls: Vec<u64>,
+    evidence: Vec<Option<Evidence>>,
+}
+
+impl<T: Subject> EffectWatch<'_, T> {
+    fn print(&mut self, arg: &Arg<T>) -> Option<u128> {
+        match arg {
+            Arg::Subject(value) => self.lin.linearize(value).map(fingerprint).ok(),
+            _ => None,
+        }
+    }
+}
+
+impl<T: Subject> CallWatch<T> for EffectWatch<'_, T> {
+    fn before(&mut self, _index: usize, args: &[Arg<T>]) {
+        self.before = args.iter().map(|arg| self.print(arg)).collect();
+    }
+
+    fn call(&mut self, index: usize, op: &Operation<T>, args: &mut [Arg<T>]) -> Option<Returned<T>> {
+        // Legal when generated: a panic now means the run was not deterministic.
+        let code = UserCode::new(During::Call, self.program.calls[index].op);
+        run_captured(code, || op.call(args, false)).ok()
+    }
+
+    fn after(&mut self, index: usize, args: &[Arg<T>], returned: &Returned<T>) {
+        let call = &self.program.calls[index];
+        let op_index = usize::from(call.op);
+        let params = &self.ops[op_index].params;
+        let mut effect = None;
+        for (param, arg) in args.iter().enumerate() {
+            let changed = matches!(params[param], ParamKind::Subject(_))
+                && matches!(arg, Arg::Subject(_))
+                && self.print(arg) != self.before[param];
+            if changed {
+                effect = Some(Effect::Changed { param });
+                break;
+            }
+        }
+        if let Returned::Subject(_) = returned {
+            effect = effect.or(Some(Effect::Made));
+        }
+        self.calls[op_index] += 1;
+        if let (Some(effect), None) = (effect, &self.evidence[op_index]) {
+            let shown = Program { calls: self.program.calls[..=index].to_vec(), result: None };
+            self.evidence[op_index] = Some(Evidence { effect, calls: shown.to_rust(self.infos, &self.type_path) });
+        }
+    }
 }

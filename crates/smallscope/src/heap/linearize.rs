@@ -98,6 +98,11 @@ impl Linearizer {
         self.state.limit
     }
 
+    /// The objects the last walk met, the root included.
+    pub fn objects(&self) -> u32 {
+        self.state.next_id
+    }
+
     /// The canonical token sequence of the heap rooted at `root`.
     pub fn linearize<T: Heap>(&mut self, root: &T) -> Result<&[Token], OutOfScope> {
         self.tokens.clear();

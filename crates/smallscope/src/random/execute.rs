@@ -176,16 +176,27 @@ pub struct CheckedStates {
     pub passed: FxHashSet<u128>,
     /// Passed since the last commit, for the journal.
     pub new_passed: Vec<u128>,
-    /// The fingerprints of the last call's touched values, for index pruning.
-    pub last: Vec<(u32, u128)>,
+    /// The prints of the last call's touched values, for index pruning.
+    pub last: Vec<TouchedPrint>,
+}
+
+/// A touched value's state fingerprint, and its size.
+#[derive(Debug, Clone, Copy)]
+pub struct TouchedPrint {
+    pub var: u32,
+    pub print: u128,
+    /// Objects reachable from the value, itself included.
+    pub objects: u32,
 }
 
 impl CheckedStates {
-    /// The fingerprint of `value`'s state: its canonical form with the
-    /// `#[heap(omit)]` fields, so that values differing there are not merged.
-    fn fingerprint<T: Heap>(&mut self, value: &T) -> u128 {
+    /// The fingerprint of `value`'s state (its canonical form with the
+    /// `#[heap(omit)]` fields, so that values differing there are not
+    /// merged), and its object count.
+    fn fingerprint<T: Heap>(&mut self, value: &T) -> (u128, u32) {
         let lin = self.lin.get_or_insert_with(|| Linearizer::new(None).every_field());
-        fingerprint(lin.linearize(value).expect("no object limit"))
+        let print = fingerprint(lin.linearize(value).expect("no object limit"));
+        (print, lin.objects())
     }
 }
 
@@ -421,8 +432,8 @@ impl<T: Heap> Executor<'_, T> {
             Some(checked) => {
                 let mut checked = checked.borrow_mut();
                 for &t in touched {
-                    let print = checked.fingerprint(value(t));
-                    checked.last.push((t, print));
+                    let (print, objects) = checked.fingerprint(value(t));
+                    checked.last.push(TouchedPrint { var: t, print, objects });
                     if let Some((_, broken)) = self.poisoned.borrow().iter().find(|(p, _)| *p == print) {
                         // Its checks killed an earlier attempt: not again.
                         return Some(Broken { op, vars: vec![t], ..broken.clone() });

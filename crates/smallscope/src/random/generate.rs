@@ -11,7 +11,7 @@ use rand::{RngExt, SeedableRng};
 use rand_xorshift::XorShiftRng;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::execute::{Broken, CallResult, Executor, GroupKey, Shared, Values, KILLS_TO_SWITCH_OFF};
+use super::execute::{Broken, CallResult, Executor, GroupKey, Shared, TouchedPrint, Values, KILLS_TO_SWITCH_OFF};
 use super::journal::{Delta, GroupState, Prints, SampledState, StoredComponent};
 use super::sequence::Sequence;
 use super::{IndexPruning, RandomConfig, Resume};
@@ -720,7 +720,7 @@ impl<'a, T: Heap> Generator<'a, T> {
         let mut returned_ints = Vec::new();
         let mut observes = false;
         // Canonical-form fingerprints of touched values, latest last.
-        let mut prints: Vec<(u32, u128)> = Vec::new();
+        let mut prints: Vec<TouchedPrint> = Vec::new();
         let new_calls = seq.own_calls();
         let replayed;
         let calls: &[Call] = if self.exec.clone.get().is_some() {
@@ -782,14 +782,21 @@ impl<'a, T: Heap> Generator<'a, T> {
         let storable = seq.len() <= self.config.max_length;
         let reusable: Vec<u32> =
             all_touched.into_iter().filter(|&v| values.get(v as usize).is_some_and(|x| x.is_some())).collect();
+        let mut largest = 0;
         let reusable: Vec<u32> = reusable
             .into_iter()
             .filter(|&v| {
-                let print = prints.iter().rev().find(|(var, _)| *var == v).map(|&(_, p)| p);
-                self.is_new(&values, v, print.expect("a memoized executor fingerprints what it touches"), storable)
+                let print = prints.iter().rev().find(|p| p.var == v);
+                let print = print.expect("a memoized executor fingerprints what it touches");
+                let new = self.is_new(&values, v, print.print, storable);
+                if new {
+                    largest = largest.max(u64::from(print.objects));
+                }
+                new
             })
             .collect();
         if !reusable.is_empty() && storable {
+            self.counts.largest_structure = self.counts.largest_structure.max(largest);
             if seq.len() <= MEET_EQUAL_MAX_CALLS {
                 for &v in &reusable {
                     let value = values[v as usize].clone().expect("live");

@@ -47,6 +47,8 @@ pub struct RandomReport {
     pub legal: u64,
     /// Sequences kept in the component set for reuse.
     pub stored: u64,
+    /// Objects in the largest value those sequences keep, its root included.
+    pub largest_structure: u64,
     pub failure_groups: Vec<Failure>,
     pub regression_tests: Vec<RegressionTest>,
     pub seconds: f64,
@@ -72,6 +74,7 @@ impl RandomReport {
         self.redundant = counts.redundant;
         self.legal = counts.explored.saturating_sub(counts.misuses + counts.failing);
         self.stored = counts.structures;
+        self.largest_structure = counts.largest_structure;
         self.seconds = seconds;
         Failure::take_counts(&mut self.failure_groups, groups);
     }
