@@ -208,17 +208,13 @@ pub(crate) fn measure(
     limit: f64,
     memory_mb: u64,
 ) -> anyhow::Result<Measured> {
-    let exe = std::env::current_exe().context("finding the smallscope binary")?;
-    let output = Command::new(exe)
-        .args(["beapi", subject, "--scope", &scope.to_string(), "--format", "json"])
-        .args(["--time-limit", &limit.to_string(), "--memory-limit-mb", &memory_mb.to_string()])
-        .args(extra)
-        .output()
-        .context("running smallscope beapi")?;
-    if output.status.code().is_none_or(|c| c > 1) {
-        bail!("smallscope beapi {subject} --scope {scope} failed: {}", String::from_utf8_lossy(&output.stderr).trim());
-    }
-    let summary: BeapiSummary = serde_json::from_slice(&output.stdout).context("reading the JSON summary")?;
+    let mut args: Vec<String> = ["beapi", subject, "--scope", &scope.to_string(), "--format", "json"]
+        .into_iter()
+        .chain(["--time-limit", &limit.to_string(), "--memory-limit-mb", &memory_mb.to_string()])
+        .map(str::to_owned)
+        .collect();
+    args.extend_from_slice(extra);
+    let summary: BeapiSummary = child_summary(&args, &[])?;
     Ok(Measured {
         seconds: summary.seconds,
         structures: summary.structures as u64,
@@ -226,6 +222,21 @@ pub(crate) fn measure(
         peak_bytes: summary.run.peak_memory_bytes,
         finished: !summary.run.stop.is_early(),
     })
+}
+
+/// Runs this binary with `args` (and `env`) in a child process, and reads
+/// the JSON summary it prints. Exit code 1 (failures found) still prints one.
+pub(crate) fn child_summary<S: serde::de::DeserializeOwned>(
+    args: &[String],
+    env: &[(&str, &str)],
+) -> anyhow::Result<S> {
+    let exe = std::env::current_exe().context("finding the smallscope binary")?;
+    let output = Command::new(exe).args(args).envs(env.iter().copied()).output().context("running smallscope")?;
+    if output.status.code().is_none_or(|c| c > 1) {
+        bail!("smallscope {} failed: {}", args.join(" "), String::from_utf8_lossy(&output.stderr).trim());
+    }
+    serde_json::from_slice(&output.stdout)
+        .with_context(|| format!("reading the summary of smallscope {}", args.join(" ")))
 }
 
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {

@@ -15,9 +15,6 @@
 //! Every run is a child process of this binary, with no cache.
 
 use std::io::Write as _;
-use std::process::Command;
-
-use anyhow::{bail, Context as _};
 
 use crate::summary::{BuildersSummary, RandomSummary};
 
@@ -46,15 +43,9 @@ pub struct BuildersBench {
     memory_limit_mb: u64,
 }
 
-/// Runs this binary with `args` and reads its JSON summary.
+/// Runs this binary with `args`, single-threaded as the target is stated.
 fn child<S: serde::de::DeserializeOwned>(args: &[String]) -> anyhow::Result<S> {
-    let exe = std::env::current_exe().context("finding the smallscope binary")?;
-    // Single-threaded, as the target is stated.
-    let output = Command::new(exe).args(args).env("RAYON_NUM_THREADS", "1").output().context("running smallscope")?;
-    if output.status.code().is_none_or(|c| c > 1) {
-        bail!("smallscope {} failed: {}", args.join(" "), String::from_utf8_lossy(&output.stderr).trim());
-    }
-    serde_json::from_slice(&output.stdout).with_context(|| format!("reading the summary of {}", args.join(" ")))
+    crate::bench::child_summary(args, &[("RAYON_NUM_THREADS", "1")])
 }
 
 fn identify(bench: &BuildersBench, subject: &str, method: &str, seed: u64) -> anyhow::Result<BuildersSummary> {

@@ -765,25 +765,27 @@ impl<'a, T: Subject> Search<'a, T> {
             return;
         }
         let mut keys_iter = keys.drain(..);
-        // The states this call reached, kept only when the state graph is recorded.
-        let recording = self.recording.is_some();
-        let mut outputs = self.recording.as_mut().map(|r| std::mem::take(&mut r.outputs)).unwrap_or_default();
-        outputs.clear();
+        // The states this call reached, when the state graph is recorded.
+        let mut outputs = self.recording.as_mut().map(|r| std::mem::take(&mut r.outputs));
+        let mut reached = |state: Option<u32>| {
+            if let (Some(outputs), Some(state)) = (&mut outputs, state) {
+                outputs.push(state);
+            }
+        };
         for (slot, arg) in args.drain(..).enumerate() {
             if let Arg::Subject(value) = arg {
                 let key = keys_iter.next().expect("one key per output");
-                let state = self.consider(call, Output::Param(slot as u8), value, key);
-                outputs.extend(state.filter(|_| recording));
+                reached(self.consider(call, Output::Param(slot as u8), value, key));
             }
         }
         if let Returned::Subject(value) = returned {
             let key = keys_iter.next().expect("one key per output");
-            let state = self.consider(call, Output::Result, value, key);
-            outputs.extend(state.filter(|_| recording));
+            reached(self.consider(call, Output::Result, value, key));
         }
         drop(keys_iter);
-        if let Some(recording) = &mut self.recording {
+        if let (Some(recording), Some(mut outputs)) = (&mut self.recording, outputs) {
             recording.graph.add_call(op, call.structures, &outputs);
+            outputs.clear();
             recording.outputs = outputs;
         }
         self.args = args;

@@ -106,11 +106,11 @@ impl Method {
         self.strategy().name()
     }
 
-    /// What the cache keys a result by: the strategy and its parameters.
-    fn key(&self) -> String {
+    /// The strategy's parameters, which the cache keys a result by too.
+    fn parameters(&self) -> String {
         match self {
-            Method::HillClimbing => "hc".into(),
-            Method::Genetic(g) => format!("ga:{}:{}:{}:{}:{}", g.seed, g.generations, g.pop_size, g.c_rate, g.m_rate),
+            Method::HillClimbing => String::new(),
+            Method::Genetic(g) => format!("{}:{}:{}:{}:{}", g.seed, g.generations, g.pop_size, g.c_rate, g.m_rate),
         }
     }
 }
@@ -267,7 +267,7 @@ fn names(ops: &[usize], infos: &[OperationInfo]) -> Vec<String> {
 }
 
 /// What a cached result was computed from; a different key means recompute.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 struct CacheKey {
     subject: String,
     api: Vec<OperationInfo>,
@@ -280,6 +280,7 @@ struct CacheKey {
     misuse_panics: Vec<String>,
     max_length: Option<u32>,
     method: String,
+    parameters: String,
 }
 
 /// A cache file: the key and what was identified under it.
@@ -300,7 +301,7 @@ pub fn identify_cached<T: Subject + StdTraits>(
         return identify::<T>(config, method, killed, stop);
     };
     let (key, path) = cache_key::<T>(config, method, dir);
-    if let Some(identified) = read_cache(&path, &key) {
+    if let Some(identified) = read_cache(&path, &key, Parameters::Same) {
         return Ok(identified);
     }
     let identified = identify::<T>(config, method, killed, stop)?;
@@ -334,30 +335,31 @@ fn cache_key<T: Subject>(config: &BeapiConfig, method: Method, dir: &Path) -> (C
         omit: config.omit.clone(),
         misuse_panics: config.misuse_panics.clone(),
         max_length: config.max_length,
-        method: method.key(),
+        method: method.name().to_owned(),
+        parameters: method.parameters(),
     };
     let path = cache_path(dir, &subject, method.name());
     (key, path)
 }
 
+/// Whether a cached result must have been computed with the method's
+/// parameters (a GA's seed, say), or may have any: every seed gives the
+/// same set, so `--builders auto` takes any of them.
+#[derive(Clone, Copy, PartialEq)]
+enum Parameters {
+    Same,
+    Any,
+}
+
 /// The cached result at `path`, if it was computed under `key`.
-fn read_cache(path: &Path, key: &CacheKey) -> Option<Identified> {
-    read_cache_where(path, |cached| cached == key)
-}
-
-/// The same, whatever the method's parameters (a GA's seed, say): every
-/// seed gives the same set, so `--builders auto` takes any of them.
-fn read_cache_any_parameters(path: &Path, key: &CacheKey) -> Option<Identified> {
-    let method = |key: &CacheKey| key.method.split(':').next().map(str::to_owned);
-    read_cache_where(path, |cached| {
-        method(cached) == method(key) && CacheKey { method: key.method.clone(), ..cached.clone() } == *key
-    })
-}
-
-fn read_cache_where(path: &Path, matches: impl Fn(&CacheKey) -> bool) -> Option<Identified> {
+fn read_cache(path: &Path, key: &CacheKey, parameters: Parameters) -> Option<Identified> {
     let text = std::fs::read_to_string(path).ok()?;
-    let entry = serde_json::from_str::<CacheEntry>(&text).ok().filter(|entry| matches(&entry.key))?;
-    Some(Identified { from_cache: true, ..entry.identified })
+    let entry = serde_json::from_str::<CacheEntry>(&text).ok()?;
+    let cached = match parameters {
+        Parameters::Same => entry.key,
+        Parameters::Any => CacheKey { parameters: key.parameters.clone(), ..entry.key },
+    };
+    (cached == *key).then_some(Identified { from_cache: true, ..entry.identified })
 }
 
 /// The builders `config.builders` asks for. `Auto` takes a cached result
@@ -390,7 +392,7 @@ fn resolve_auto<T: Subject + StdTraits>(
     let cached = config.cache_dir.as_deref().and_then(|dir| {
         [preferred, other].into_iter().find_map(|method| {
             let (key, path) = cache_key::<T>(config, method, dir);
-            read_cache_any_parameters(&path, &key)
+            read_cache(&path, &key, Parameters::Any)
         })
     });
     let identified = match cached {
