@@ -10,7 +10,7 @@ use smallscope::events::Stop;
 use smallscope::runner::Job;
 
 use crate::run::RunOptions;
-use crate::summary::BeapiSummary;
+use crate::summary::{BeapiSummary, OperationUse, Role};
 use crate::test_files::TestFiles;
 use crate::{find_subject, print, program, BadInput, RunArgs};
 
@@ -36,15 +36,16 @@ pub struct BeapiArgs {
     /// `auto` (cached, else identified with --builder-method), `all`, or method names separated by commas.
     #[arg(long, value_name = "auto|all|m1,m2")]
     pub builders: Option<String>,
+    /// Operations called on every structure to check it (rep_ok and panics after each call),
+    /// besides the builders: `all` (every one that is not a builder), `none`, or method names.
+    #[arg(long, value_name = "all|none|m1,m2")]
+    pub check: Option<String>,
     /// How the summary is printed: `text`, or `json` (as `summary.json`).
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
     /// String arguments, separated by commas.
     #[arg(long, value_delimiter = ',')]
     pub strings: Option<Vec<String>>,
-    /// Lists for `Vec<u8>` / `&[u8]` parameters: every list of at most N integers (default 2).
-    #[arg(long, value_name = "N")]
-    pub list_length: Option<u32>,
     /// Leave `Class.field` out of the canonical form (repeatable).
     #[arg(long = "omit", value_name = "CLASS.FIELD")]
     pub omit: Vec<String>,
@@ -61,9 +62,8 @@ pub struct BeapiArgs {
     /// Keep every sequence, not only those that make new structures (needs --max-length).
     #[arg(long)]
     pub no_state_matching: bool,
-    /// Stop after sequences of this many calls.
-    #[arg(long)]
-    pub max_length: Option<u32>,
+    #[command(flatten)]
+    pub bounds: crate::bounds::SearchBounds,
     /// Store whole canonical forms instead of 128-bit fingerprints.
     #[arg(long)]
     pub exact: bool,
@@ -115,12 +115,13 @@ impl BeapiArgs {
         if let Some(builders) = &self.builders {
             config.builders = builders.parse()?;
         }
+        if let Some(check) = &self.check {
+            config.check = check.parse()?;
+        }
         if let Some(strings) = &self.strings {
             config.strings = strings.clone();
         }
-        if let Some(length) = self.list_length {
-            config.list_length = length;
-        }
+        self.bounds.apply(&mut config)?;
         config.omit.extend(self.omit.iter().cloned());
         config.misuse_panics.extend(self.misuse_panics.iter().cloned());
         if let Some(scope) = self.builder_scope {
@@ -131,9 +132,6 @@ impl BeapiArgs {
         }
         if self.no_state_matching {
             config.state_matching = false;
-        }
-        if let Some(max) = self.max_length {
-            config.max_length = Some(max);
         }
         if self.exact {
             config.storage = StateStorage::Exact;
@@ -161,8 +159,11 @@ impl BeapiArgs {
         if let Some(strings) = &self.strings {
             command.push_str(&format!(" --strings {}", strings.join(",")));
         }
-        if let Some(length) = self.list_length {
-            command.push_str(&format!(" --list-length {length}"));
+        if let Some(check) = &self.check {
+            command.push_str(&format!(" --check {check}"));
+        }
+        for flag in self.bounds.flags() {
+            command.push_str(&format!(" {flag}"));
         }
         for field in &self.omit {
             command.push_str(&format!(" --omit {field}"));
@@ -172,9 +173,6 @@ impl BeapiArgs {
         }
         if self.no_state_matching {
             command.push_str(" --no-state-matching");
-        }
-        if let Some(max) = self.max_length {
-            command.push_str(&format!(" --max-length {max}"));
         }
         command
     }
@@ -205,8 +203,11 @@ pub fn run(args: &BeapiArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
         engine: "beapi".into(),
         scope: report.scope,
         builders: report.builders.clone(),
+        checked: report.checked.clone(),
         structures: report.structure_count(),
         explored: report.explored,
+        checked_calls: report.checked_calls,
+        operations: crate::summary::OperationUse::of(report),
         misuses: report.misuses,
         out_of_scope: report.out_of_scope,
         failures: report.failure_count(),
@@ -256,10 +257,22 @@ fn print_text(summary: &BeapiSummary) -> anyhow::Result<()> {
         summary.scope,
         summary.builders.join(", ")
     );
-    text.push_str(&format!("{:>6} {:>14} {:>14} {:>10}\n", "level", "structures", "explored", "seconds"));
+    let of_role = |role: Role| summary.operations.iter().filter(move |op| op.role == role);
+    let checked: Vec<String> = of_role(Role::Checked).map(OperationUse::describe).collect();
+    if !checked.is_empty() {
+        text.push_str(&format!("checked on every structure: {}\n", checked.join(", ")));
+    }
+    let not_called: Vec<&str> = of_role(Role::NotCalled).map(|op| op.name.as_str()).collect();
+    if !not_called.is_empty() {
+        text.push_str(&format!("never called, so not tested: {} (--check all calls them)\n", not_called.join(", ")));
+    }
+    let checks = summary.checked_calls > 0;
+    let (head, row) = if checks { ("checked", 14) } else { ("", 0) };
+    text.push_str(&format!("{:>6} {:>14} {:>14} {head:>row$} {:>10}\n", "level", "structures", "explored", "seconds"));
     for level in &summary.levels {
+        let checked = if checks { level.checked.to_string() } else { String::new() };
         text.push_str(&format!(
-            "{:>6} {:>14} {:>14} {:>10.3}\n",
+            "{:>6} {:>14} {:>14} {checked:>row$} {:>10.3}\n",
             level.level, level.structures, level.explored, level.seconds
         ));
     }
@@ -268,8 +281,9 @@ fn print_text(summary: &BeapiSummary) -> anyhow::Result<()> {
         .peak_memory_bytes
         .map(|b| format!(", peak memory {:.1} MiB", b as f64 / (1024.0 * 1024.0)))
         .unwrap_or_default();
+    let checked = if checks { format!(", {} checked calls", summary.checked_calls) } else { String::new() };
     text.push_str(&format!(
-        "total: {} structures, {} sequences explored ({} misuse, {} out of scope), {} failures, {:.3} s{memory}",
+        "total: {} structures, {} sequences explored{checked} ({} misuse, {} out of scope), {} failures, {:.3} s{memory}",
         summary.structures, summary.explored, summary.misuses, summary.out_of_scope, summary.failures, summary.seconds
     ));
     if summary.run.stop.is_early() {

@@ -200,7 +200,8 @@ pub(crate) struct Measured {
     pub finished: bool,
 }
 
-/// A BEAPI run of `subject` at `scope` in a child process, under the limits.
+/// A BEAPI run of `subject` at `scope` in a child process, under the
+/// limits: generation alone (`--check none`), as the Java BEAPI measures it.
 pub(crate) fn measure(
     subject: &str,
     scope: u32,
@@ -208,11 +209,12 @@ pub(crate) fn measure(
     limit: f64,
     memory_mb: u64,
 ) -> anyhow::Result<Measured> {
-    let mut args: Vec<String> = ["beapi", subject, "--scope", &scope.to_string(), "--format", "json"]
-        .into_iter()
-        .chain(["--time-limit", &limit.to_string(), "--memory-limit-mb", &memory_mb.to_string()])
-        .map(str::to_owned)
-        .collect();
+    let mut args: Vec<String> =
+        ["beapi", subject, "--scope", &scope.to_string(), "--format", "json", "--check", "none"]
+            .into_iter()
+            .chain(["--time-limit", &limit.to_string(), "--memory-limit-mb", &memory_mb.to_string()])
+            .map(str::to_owned)
+            .collect();
     args.extend_from_slice(extra);
     let summary: BeapiSummary = child_summary(&args, &[])?;
     Ok(Measured {
@@ -671,10 +673,21 @@ fn isolation_table(bench: &IsolationBench) -> anyhow::Result<()> {
     }
     let cases = [
         IsolationCase {
-            label: format!("beapi bst --scope {} --builders new,add", bench.scope),
-            args: ["beapi", "bst", "--scope", &bench.scope.to_string(), "--builders", "new,add", "--format", "json"]
-                .map(String::from)
-                .to_vec(),
+            label: format!("beapi bst --scope {} --builders new,add --check none", bench.scope),
+            args: [
+                "beapi",
+                "bst",
+                "--scope",
+                &bench.scope.to_string(),
+                "--builders",
+                "new,add",
+                "--check",
+                "none",
+                "--format",
+                "json",
+            ]
+            .map(String::from)
+            .to_vec(),
             count: |bytes| Ok(serde_json::from_slice::<BeapiSummary>(bytes)?.structures as u64),
         },
         IsolationCase {

@@ -42,6 +42,8 @@ pub struct BuildersArgs {
     /// Leave `Class.field` out of the canonical form (repeatable).
     #[arg(long = "omit", value_name = "CLASS.FIELD")]
     pub omit: Vec<String>,
+    #[command(flatten)]
+    pub bounds: crate::bounds::SearchBounds,
     /// Stop after this many seconds, keeping the best set so far (not cached).
     #[arg(long, value_name = "SECONDS")]
     pub time_limit: Option<f64>,
@@ -67,6 +69,7 @@ impl BuildersArgs {
         if let Some(ints) = &self.ints {
             beapi.ints = Some(parse_int_range(ints)?);
         }
+        self.bounds.apply(&mut beapi)?;
         if let Some(seconds) = self.time_limit {
             beapi.time_limit = Some(smallscope::positive_seconds("--time-limit", seconds)?);
         }
@@ -93,6 +96,9 @@ impl BuildersArgs {
         }
         for field in &self.omit {
             command.push_str(&format!(" --omit {field}"));
+        }
+        for flag in self.bounds.flags() {
+            command.push_str(&format!(" {flag}"));
         }
         command
     }

@@ -42,6 +42,8 @@ pub struct CompareArgs {
     /// Leave `Class.field` out of the canonical form on both sides (repeatable).
     #[arg(long = "omit", value_name = "CLASS.FIELD")]
     pub omit: Vec<String>,
+    #[command(flatten)]
+    pub bounds: crate::bounds::SearchBounds,
     /// Stop BEAPI after this many seconds (the comparison is then incomplete).
     #[arg(long, value_name = "SECONDS")]
     pub time_limit: Option<f64>,
@@ -80,7 +82,12 @@ impl CompareArgs {
             )));
         }
         let time_limit = self.time_limit.map(|s| smallscope::positive_seconds("--time-limit", s)).transpose()?;
+        let mut bounds = smallscope::BeapiConfig::default();
+        self.bounds.apply(&mut bounds)?;
         let options = CompareOptions {
+            list_length: bounds.list_length,
+            collection_length: bounds.collection_length,
+            max_length: bounds.max_length,
             builders: self.builders.parse().map_err(BadInput::from)?,
             builder_scope: self.builder_scope,
             cache_dir: self.cache.dir(),
@@ -105,6 +112,9 @@ impl CompareArgs {
         );
         for field in &self.omit {
             command.push_str(&format!(" --omit {field}"));
+        }
+        for flag in self.bounds.flags() {
+            command.push_str(&format!(" {flag}"));
         }
         command
     }

@@ -36,6 +36,7 @@ mod alloc;
 mod beapi_command;
 #[cfg(feature = "builtin-subjects")]
 mod bench;
+mod bounds;
 #[cfg(feature = "builtin-subjects")]
 mod builders_bench;
 mod builders_command;

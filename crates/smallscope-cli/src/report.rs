@@ -25,7 +25,8 @@ use smallscope::random::{witness_program, RandomReport};
 use smallscope::coverage::{ScopeMeasure, Transcoped};
 
 use crate::summary::{
-    BeapiSummary, CompareSummary, KoratSummary, RandomSummary, RunFacts, SuiteSummary, WitnessSummary,
+    BeapiSummary, CompareSummary, KoratSummary, OperationUse, RandomSummary, Role, RunFacts, SuiteSummary,
+    WitnessSummary,
 };
 
 /// A picture as the page shows it: SVG, or why it could not be drawn.
@@ -119,12 +120,17 @@ fn draw(dot: &str, title: &str) -> Picture {
 impl Page {
     /// A BEAPI run; it shows the structures the run drew.
     pub fn beapi(summary: &BeapiSummary, report: &BeapiReport) -> Page {
+        let of_role = |role: Role| summary.operations.iter().filter(move |op| op.role == role);
+        let list = |names: Vec<String>| if names.is_empty() { "none".to_owned() } else { names.join(", ") };
         let mut facts = counted(vec![
             ("type", summary.type_name.clone()),
             ("scope", summary.scope.to_string()),
             ("builders", summary.builders.join(", ")),
+            ("checked on every structure", list(of_role(Role::Checked).map(OperationUse::describe).collect())),
+            ("never called, so not tested", list(of_role(Role::NotCalled).map(|op| op.name.clone()).collect())),
             ("structures", summary.structures.to_string()),
             ("sequences explored", summary.explored.to_string()),
+            ("checked calls", summary.checked_calls.to_string()),
             ("misuse", summary.misuses.to_string()),
             ("out of scope", summary.out_of_scope.to_string()),
             ("failing sequences", summary.failures.to_string()),

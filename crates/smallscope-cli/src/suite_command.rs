@@ -90,6 +90,8 @@ pub struct SuiteArgs {
     /// commas (with Korat, for the run that finds the tests' calls).
     #[arg(long, value_name = "auto|all|m1,m2")]
     pub builders: Option<String>,
+    #[command(flatten)]
+    pub bounds: crate::bounds::SearchBounds,
     /// Where BEAPI's identified builders are cached (as `beapi` does: `.smallscope/cache`).
     #[arg(long, value_name = "DIR")]
     pub cache_dir: Option<PathBuf>,
@@ -209,7 +211,10 @@ impl SuiteArgs {
 
     /// A BEAPI run at `scope`, with the given builders.
     fn beapi_args(&self, scope: &str) -> Vec<String> {
-        let mut args: Vec<String> = ["beapi", &self.subject, "--scope", scope].map(str::to_owned).into();
+        // A suite is made of structures: the runs check no operation.
+        let run = ["beapi", &self.subject, "--scope", scope, "--check", "none"];
+        let mut args: Vec<String> = run.map(str::to_owned).into();
+        args.extend(self.bounds.args());
         if let Some(builders) = &self.builders {
             args.extend(["--builders".to_owned(), builders.clone()]);
         }

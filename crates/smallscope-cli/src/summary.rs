@@ -87,8 +87,17 @@ pub struct BeapiSummary {
     pub engine: String,
     pub scope: u32,
     pub builders: Vec<String>,
+    /// Operations called on every kept structure to check it, not to build.
+    #[serde(default)]
+    pub checked: Vec<String>,
     pub structures: usize,
     pub explored: u64,
+    /// Calls of the checked operations.
+    #[serde(default)]
+    pub checked_calls: u64,
+    /// Every operation of the API: what the run did with it, and its calls.
+    #[serde(default)]
+    pub operations: Vec<OperationUse>,
     pub misuses: u64,
     pub out_of_scope: u64,
     /// Failing sequences, over all groups.
@@ -101,6 +110,56 @@ pub struct BeapiSummary {
     pub notes: Vec<String>,
     #[serde(flatten)]
     pub run: RunFacts,
+}
+
+/// What a BEAPI run did with one operation.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct OperationUse {
+    pub name: String,
+    pub role: Role,
+    /// Calls made (builders: to extend sequences; checked: on kept structures).
+    pub calls: u64,
+    /// Calls dropped as API misuse (`Err`, a failed `assume!`).
+    pub misuses: u64,
+}
+
+/// How a BEAPI run used an operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Role {
+    /// It extended sequences: the structures are what the builders make.
+    Builder,
+    /// It was called on every kept structure, and what it made was checked.
+    Checked,
+    /// It was never called (`--check` left it out): its bugs cannot show.
+    NotCalled,
+}
+
+impl OperationUse {
+    /// Every operation of `report`'s API with its role and calls.
+    pub fn of(report: &smallscope::BeapiReport) -> Vec<OperationUse> {
+        (report.operations.iter().enumerate())
+            .map(|(index, op)| {
+                let role = if report.builders.contains(&op.name) {
+                    Role::Builder
+                } else if report.checked.contains(&op.name) {
+                    Role::Checked
+                } else {
+                    Role::NotCalled
+                };
+                let (calls, misuses) = report.calls_of(index);
+                OperationUse { name: op.name.clone(), role, calls, misuses }
+            })
+            .collect()
+    }
+
+    /// `remove (120 calls, 12 misuse)`.
+    pub fn describe(&self) -> String {
+        match self.misuses {
+            0 => format!("{} ({} calls)", self.name, self.calls),
+            misuses => format!("{} ({} calls, {misuses} misuse)", self.name, self.calls),
+        }
+    }
 }
 
 /// `smallscope korat --format json`.

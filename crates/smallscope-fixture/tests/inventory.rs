@@ -89,9 +89,10 @@ fn beapi_tries_none_and_every_short_list() {
 }
 
 /// The orders at scope `n`: every list of at most `Order::MOST_ITEMS`
-/// items from `0..n`, a closed form.
+/// items from `0..n`, and at most `n` (the scope bounds the list too), a
+/// closed form.
 fn orders(n: u64) -> u64 {
-    (0..=Order::MOST_ITEMS as u32).map(|k| n.pow(k)).sum()
+    (0..=(Order::MOST_ITEMS as u64).min(n) as u32).map(|k| n.pow(k)).sum()
 }
 
 /// `restock(&Order)` and `ship(&mut Order)` are called with every order

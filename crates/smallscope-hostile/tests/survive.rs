@@ -122,12 +122,16 @@ fn beapi_survives_every_misbehaviour_in_push() {
 #[test]
 fn beapi_survives_clone_drop_and_rep_ok_misbehaving() {
     let clone_witness = "s0 = new(); s0.push(1); s0.push(2); s0.clone()";
+    // The first call to clone that stack is `pop`, checked on every
+    // structure of its level before the next level pushes onto it.
     for (subject, kind, during, operation, witness) in [
-        ("hostile-loop-clone", "hang", "clone", Some("push"), clone_witness),
-        ("hostile-panic-clone", "panic", "clone", Some("push"), clone_witness),
+        ("hostile-loop-clone", "hang", "clone", Some("pop"), clone_witness),
+        ("hostile-panic-clone", "panic", "clone", Some("pop"), clone_witness),
         ("hostile-loop-rep-ok", "hang", "rep-ok", Some("push"), WITNESS),
         ("hostile-panic-rep-ok", "panic", "rep-ok", Some("push"), WITNESS),
-        ("hostile-panic-drop", "panic", "drop", None, "s0 = new(); s0.push(1); s0.push(2); drop(s0)"),
+        // The first value of that stack dropped is the one `len`, checked
+        // on every structure, left.
+        ("hostile-panic-drop", "panic", "drop", Some("len"), "s0 = new(); s0.push(1); s0.push(2); s0.len(); drop(s0)"),
     ] {
         let (dir, output, elapsed, summary) = beapi(subject, &[]);
         let stderr = String::from_utf8_lossy(&output.stderr);

@@ -173,6 +173,7 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
 
     let collect = collect_classes(&input.data)?;
     let hides_fields = hides_fields(&input.data)?;
+    let skipped = skipped_fields(&input.data)?;
     let fields = field_table.iter().map(|(name, omit)| quote!(::smallscope::heap::Field { name: #name, omit: #omit }));
     let null_index = match null_variant {
         Some((index, _)) => quote!(::core::option::Option::Some(#index)),
@@ -208,6 +209,7 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
                     fields: &[#(#fields),*],
                     variants: &[#(#variant_names),*],
                     hides_fields: #hides_fields,
+                    skipped: &[#(#skipped),*],
                     null_variant: #null_index,
                 };
                 &CLASS
@@ -323,6 +325,30 @@ fn hides_fields(data: &Data) -> syn::Result<bool> {
         }
     }
     Ok(false)
+}
+
+/// The names of the skipped fields (`Variant.field` in an enum).
+fn skipped_fields(data: &Data) -> syn::Result<Vec<String>> {
+    let mut names = Vec::new();
+    let mut add = |variant: Option<&syn::Ident>, fields: &Fields| -> syn::Result<()> {
+        for (i, field) in fields.iter().enumerate() {
+            if field_attrs(field)?.skip {
+                let base = field.ident.as_ref().map_or(i.to_string(), ToString::to_string);
+                names.push(variant.map_or(base.clone(), |v| format!("{v}.{base}")));
+            }
+        }
+        Ok(())
+    };
+    match data {
+        Data::Struct(s) => add(None, &s.fields)?,
+        Data::Enum(e) => {
+            for variant in &e.variants {
+                add(Some(&variant.ident), &variant.fields)?;
+            }
+        }
+        Data::Union(_) => {}
+    }
+    Ok(names)
 }
 
 fn collect_classes(data: &Data) -> syn::Result<TokenStream> {

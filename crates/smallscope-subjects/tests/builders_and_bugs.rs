@@ -8,7 +8,7 @@
 
 use smallscope::beapi::BeapiConfig;
 use smallscope::builders::{identify, Genetic, Method};
-use smallscope::{Beapi, Builders, ConfigError, RunError, Subject};
+use smallscope::{Beapi, Builders, Check, ConfigError, RunError, Subject};
 use smallscope_subjects::avl::AvlTree;
 use smallscope_subjects::binheap::BinomialHeap;
 use smallscope_subjects::bst::BinarySearchTree;
@@ -144,11 +144,10 @@ fn ncl_breaks(calls: &[Call]) -> bool {
 #[test]
 fn the_red_black_fixup_bug_has_a_minimal_witness() {
     let scope = 4;
-    let report = Beapi::<RedBlackTree<rbt::FixupBug>>::new()
-        .scope(scope)
-        .builders(Builders::Named(vec!["new".into(), "add".into(), "remove".into()]))
-        .run()
-        .unwrap();
+    let builders = Builders::Named(vec!["new".into(), "add".into(), "remove".into()]);
+    let report =
+        Beapi::<RedBlackTree<rbt::FixupBug>>::new().scope(scope).builders(builders.clone()).check(Check::None).run();
+    let report = report.unwrap();
     assert_eq!(report.failures.len(), 1, "{:?}", report.failures);
     let witness = report.failure_program(0);
     let text = witness.to_text(&report.operations);
@@ -162,16 +161,21 @@ fn the_red_black_fixup_bug_has_a_minimal_witness() {
     // And one of the witness's length does: the engine's is no longer than needed.
     assert!(sequences(&keyed(scope as i32), shorter + 1).iter().any(|c| rbt_breaks(c)), "{text}");
     assert!(text.starts_with("s0 = new()"), "{text}");
+    // Checking the rest of the API finds the fixup's bug through
+    // `poll_last` too, with a witness as short.
+    let checked = Beapi::<RedBlackTree<rbt::FixupBug>>::new().scope(scope).builders(builders).run().unwrap();
+    let mut operations: Vec<&str> = checked.failures.iter().filter_map(|f| f.operation.as_deref()).collect();
+    operations.sort_unstable();
+    assert_eq!(operations, ["poll_last", "remove"], "{:?}", checked.failures);
+    assert!(checked.failures.iter().all(|f| f.witness.calls == witness.len()), "{:?}", checked.failures);
 }
 
 #[test]
 fn the_node_cache_bug_has_a_minimal_witness() {
     let scope = 3;
-    let report = Beapi::<NodeCachingLinkedList<ncl::CacheBug>>::new()
-        .scope(scope)
-        .builders(Builders::Named(vec!["new".into(), "add".into(), "remove_first".into()]))
-        .run()
-        .unwrap();
+    let builders = Builders::Named(vec!["new".into(), "add".into(), "remove_first".into()]);
+    let buggy = || Beapi::<NodeCachingLinkedList<ncl::CacheBug>>::new().scope(scope).builders(builders.clone());
+    let report = buggy().check(Check::None).run().unwrap();
     assert_eq!(report.failures.len(), 1, "{:?}", report.failures);
     let witness = report.failure_program(0);
     let text = witness.to_text(&report.operations);
@@ -183,6 +187,13 @@ fn the_node_cache_bug_has_a_minimal_witness() {
         }
     }
     assert_eq!(witness.len(), 4, "new, add, remove_first, add: {text}");
+    // Every add the API has reuses the broken cache node: checked, each
+    // is a group of its own, with a witness as short.
+    let checked = buggy().run().unwrap();
+    let mut operations: Vec<&str> = checked.failures.iter().filter_map(|f| f.operation.as_deref()).collect();
+    operations.sort_unstable();
+    assert_eq!(operations, ["add", "add_at", "add_first", "add_last"], "{:?}", checked.failures);
+    assert!(checked.failures.iter().all(|f| f.witness.calls == 4), "{:?}", checked.failures);
 }
 
 #[test]

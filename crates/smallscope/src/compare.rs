@@ -70,6 +70,12 @@ pub struct CompareOptions {
     pub recheck: u32,
     /// Stops BEAPI early (the comparison then says it is incomplete).
     pub time_limit: Option<Duration>,
+    /// BEAPI's lists for `Vec<u8>` parameters (see [`BeapiConfig::list_length`]).
+    pub list_length: u32,
+    /// Elements allowed in a collection, on both sides; `None`: the scope.
+    pub collection_length: Option<u32>,
+    /// BEAPI's longest sequences (see [`BeapiConfig::max_length`]).
+    pub max_length: Option<u32>,
 }
 
 impl Default for CompareOptions {
@@ -82,6 +88,9 @@ impl Default for CompareOptions {
             pictures: 3,
             recheck: 1,
             time_limit: None,
+            list_length: BeapiConfig::default().list_length,
+            collection_length: None,
+            max_length: None,
         }
     }
 }
@@ -98,10 +107,10 @@ pub enum CompareError {
     #[error("unknown invariant `{name}`; this comparison knows: {known}")]
     UnknownInvariant { name: String, known: String },
     #[error(
-        "a candidate the invariant admits became a value with more than {limit} objects of class {class} \
-         (scope {limit}): the model or its conversion does not bound the scope as BEAPI does; value: {canonical}"
+        "a candidate the invariant admits became a value with {bound}: the model or its conversion does not \
+         bound the scope as BEAPI does; value: {canonical}"
     )]
-    OutOfScope { class: &'static str, limit: u32, canonical: String },
+    OutOfScope { bound: crate::heap::OutOfScope, canonical: String },
     #[error("converting a candidate the invariant admits panicked: {0}")]
     Materialize(String),
 }
@@ -172,6 +181,17 @@ pub struct CompareSettings {
     pub pictures: usize,
     pub recheck: u32,
     pub time_limit: Option<Duration>,
+    #[serde(default = "default_list_length")]
+    pub list_length: u32,
+    #[serde(default)]
+    pub collection_length: Option<u32>,
+    #[serde(default)]
+    pub max_length: Option<u32>,
+}
+
+/// Settings recorded before lists had a length setting here.
+fn default_list_length() -> u32 {
+    BeapiConfig::default().list_length
 }
 
 impl CompareSettings {
@@ -186,6 +206,9 @@ impl CompareSettings {
             pictures: options.pictures,
             recheck: options.recheck,
             time_limit: options.time_limit,
+            list_length: options.list_length,
+            collection_length: options.collection_length,
+            max_length: options.max_length,
         }
     }
 }
@@ -365,6 +388,11 @@ pub fn compare<T: Subject + crate::api::StdTraits, M: Model>(
         omit: options.omit.clone(),
         time_limit: options.time_limit,
         record_canonical: true,
+        list_length: options.list_length,
+        collection_length: options.collection_length,
+        max_length: options.max_length,
+        // The sets are compared; the API is not checked here.
+        check: crate::beapi::Check::None,
         ..BeapiConfig::default()
     };
     let report = crate::Beapi::<T>::with_config(config.clone()).run()?;
@@ -387,7 +415,7 @@ pub fn compare<T: Subject + crate::api::StdTraits, M: Model>(
     }
 
     // SR, materialized and compared as it is found.
-    let mut lin = Linearizer::new(Some(scope)).omit(omitted);
+    let mut lin = Linearizer::new(Some(scope)).collections(Some(config.collection_limit())).omit(omitted);
     let mut only_invariant: FxHashMap<String, T> = FxHashMap::default();
     let mut both = 0usize;
     let mut error: Option<CompareError> = None;
@@ -406,7 +434,7 @@ pub fn compare<T: Subject + crate::api::StdTraits, M: Model>(
             Ok(text) => text,
             Err(out) => {
                 let canonical = crate::heap::canonical_text(&value);
-                error = Some(CompareError::OutOfScope { class: out.class, limit: out.limit, canonical });
+                error = Some(CompareError::OutOfScope { bound: out, canonical });
                 return;
             }
         };

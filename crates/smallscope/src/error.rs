@@ -14,6 +14,8 @@ pub enum ConfigError {
     UnknownField { name: String, known: String },
     #[error("unknown method `{name}`; the subject's operations are: {known}")]
     UnknownBuilder { name: String, known: String },
+    #[error("unknown method `{name}` to check; the subject's operations are: {known}")]
+    UnknownOperation { name: String, known: String },
     #[error("the builders {0:?} include no constructor, so no structure can be made")]
     NoConstructor(Vec<String>),
     #[error("the subject declares no constructor (a `pub fn` returning `Self` without a subject parameter)")]

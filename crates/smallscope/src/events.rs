@@ -490,6 +490,9 @@ pub struct LevelStats {
     pub structures: usize,
     /// Sequences executed at this level.
     pub explored: u64,
+    /// Calls of checked operations on the structures this level made.
+    #[serde(default)]
+    pub checked: u64,
     pub seconds: f64,
 }
 
@@ -498,6 +501,9 @@ pub struct LevelStats {
 pub struct Counts {
     /// Inputs tried: sequences executed (BEAPI, random), candidates (Korat).
     pub explored: u64,
+    /// BEAPI: calls of checked operations (not builders) on kept structures.
+    #[serde(default)]
+    pub checked: u64,
     /// Structures kept: new structures (BEAPI), valid candidates (Korat),
     /// sequences stored for reuse (random).
     pub structures: u64,
@@ -516,6 +522,15 @@ pub struct Counts {
     /// Random: objects in the largest structure stored for reuse, its root included.
     #[serde(default)]
     pub largest_structure: u64,
+    /// BEAPI: calls of each operation, by its index in the API, builders'
+    /// and checks' (shorter when the last operations were not called).
+    /// (Never skipped when empty: random's journal stores counts with
+    /// postcard, which has no field names to tell a skipped field by.)
+    #[serde(default)]
+    pub operation_calls: Vec<u64>,
+    /// BEAPI: the calls of each operation dropped as API misuse.
+    #[serde(default)]
+    pub operation_misuses: Vec<u64>,
 }
 
 /// A point the run can be resumed from, with the counts there.

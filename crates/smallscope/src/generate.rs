@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::api::{StdTraits, Subject};
-use crate::beapi::{BeapiConfig, BeapiJob, BeapiReport, BuilderMethod, Builders, StateStorage};
+use crate::beapi::{BeapiConfig, BeapiJob, BeapiReport, BuilderMethod, Builders, Check, StateStorage};
 use crate::runner::{Job, Observer, RunError, DEFAULT_CALL_TIMEOUT};
 
 /// A BEAPI run on subject `T`, configured builder-style.
@@ -61,6 +61,20 @@ impl<T: Subject + StdTraits> Beapi<T> {
 
     pub fn builders(mut self, builders: Builders) -> Self {
         self.config.builders = builders;
+        self
+    }
+
+    /// Which operations that are not builders are called on every kept
+    /// structure to check it (default: [`Check::All`]).
+    pub fn check(mut self, check: Check) -> Self {
+        self.config.check = check;
+        self
+    }
+
+    /// At most `length` elements in each collection of a structure
+    /// (default: the scope; `u32::MAX` for no bound).
+    pub fn collection_length(mut self, length: u32) -> Self {
+        self.config.collection_length = Some(length);
         self
     }
 

@@ -53,7 +53,7 @@ pub mod runner;
 pub mod sequence;
 
 pub use api::Subject;
-pub use beapi::{BeapiConfig, BeapiReport, Builders};
+pub use beapi::{BeapiConfig, BeapiReport, Builders, Check};
 pub use error::{positive_seconds, ConfigError, MAX_DOMAIN};
 pub use generate::Beapi;
 pub use heap::Heap;

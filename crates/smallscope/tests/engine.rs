@@ -23,7 +23,7 @@ use smallscope::emit::{rust_tests, RustTestOptions};
 use smallscope::events::{During, Failure, FailureKind, Stop};
 use smallscope::runner::{Control, Observer};
 use smallscope::sequence::Output;
-use smallscope::{Beapi, BeapiConfig, BeapiReport, Builders, ConfigError, RunError};
+use smallscope::{Beapi, BeapiConfig, BeapiReport, Builders, Check, ConfigError, RunError};
 
 // ===========================================================================
 // Oracles: closed forms and a brute force over model sequences.
@@ -734,6 +734,8 @@ fn err_after_mutation_is_misuse_and_the_structure_is_dropped() {
     // push_or_err(1) pushes, then returns Err: only stacks of zeros survive.
     let l = 4u32;
     let report = Beapi::<Guard>::new()
+        .collection_length(u32::MAX)
+        .check(Check::None)
         .scope(1)
         .ints(0..2)
         .builders(names(&["new", "push_or_err"]))
@@ -754,6 +756,8 @@ fn err_after_mutation_is_misuse_and_the_structure_is_dropped() {
 fn failed_assume_is_misuse_and_the_structure_is_dropped() {
     let l = 3u32;
     let report = Beapi::<Guard>::new()
+        .collection_length(u32::MAX)
+        .check(Check::None)
         .scope(1)
         .ints(0..3)
         .builders(names(&["new", "push_assume"]))
@@ -789,7 +793,8 @@ fn panicky_model() -> Tally {
 #[test]
 fn panics_are_failures_grouped_by_message_and_location_with_minimal_witnesses() {
     let k = 2u64;
-    let report = Beapi::<Panicky>::new().scope(1).ints(0..2).builders(Builders::All).run().unwrap();
+    let report =
+        Beapi::<Panicky>::new().collection_length(u32::MAX).scope(1).ints(0..2).builders(Builders::All).run().unwrap();
     // Stacks of length <= 2: after that every push/shove panics.
     assert_eq!(report.structure_count() as u64, powers(k, 0, 2));
     assert_eq!(report.misuses, 0);
@@ -843,6 +848,7 @@ fn panics_are_failures_grouped_by_message_and_location_with_minimal_witnesses() 
 fn misuse_panic_patterns_turn_matching_panics_into_misuse() {
     let k = 2u64;
     let report = Beapi::<Panicky>::new()
+        .collection_length(u32::MAX)
         .scope(1)
         .ints(0..2)
         .builders(Builders::All)
@@ -856,8 +862,14 @@ fn misuse_panic_patterns_turn_matching_panics_into_misuse() {
     assert_eq!(report.failure_count(), 2 * (k + k * k));
     assert!(report.failures.iter().all(|g| g.kind == FailureKind::Panic && g.message.starts_with("poke")));
     // A pattern that matches nothing changes nothing.
-    let report =
-        Beapi::<Panicky>::new().scope(1).ints(0..2).builders(Builders::All).misuse_panic("^overflow").run().unwrap();
+    let report = Beapi::<Panicky>::new()
+        .collection_length(u32::MAX)
+        .scope(1)
+        .ints(0..2)
+        .builders(Builders::All)
+        .misuse_panic("^overflow")
+        .run()
+        .unwrap();
     assert_eq!(report.misuses, 0);
     assert_eq!(report.failures.len(), 4);
 }
@@ -887,6 +899,8 @@ fn no_double_one_model(ops_front: bool, max_len: usize) -> Tally {
 #[test]
 fn rep_ok_false_and_rep_ok_panic_are_failures_and_not_stored() {
     let report = Beapi::<NoDoubleOne>::new()
+        .collection_length(u32::MAX)
+        .check(Check::None)
         .scope(1)
         .ints(0..2)
         .builders(names(&["new", "push"]))
@@ -930,6 +944,8 @@ fn with_hidden_state_every_output_is_checked() {
     // stack made before by push(x), yet it is broken, and must be reported.
     let l = 3u32;
     let report = Beapi::<Counted>::new()
+        .collection_length(u32::MAX)
+        .check(Check::None)
         .scope(1)
         .ints(0..2)
         .builders(names(&["new", "push", "push_late_bug"]))
@@ -959,8 +975,13 @@ fn out_of_scope_structures_are_dropped_and_the_root_counts() {
             // Every append to a full chain passes the scope.
             assert_eq!(report.out_of_scope, k.pow(scope), "chain scope {scope} k {k}");
             // Seq: the root is its own class, so `scope` cells fit besides it.
-            let report =
-                Beapi::<Seq>::new().scope(scope).ints(0..k as i64).builders(names(&["new", "push"])).run().unwrap();
+            let report = Beapi::<Seq>::new()
+                .check(Check::None)
+                .scope(scope)
+                .ints(0..k as i64)
+                .builders(names(&["new", "push"]))
+                .run()
+                .unwrap();
             assert_eq!(report.structure_count() as u64, powers(k, 0, scope), "seq scope {scope} k {k}");
             assert_eq!(report.out_of_scope, k.pow(scope + 1), "seq scope {scope} k {k}");
         }
@@ -973,7 +994,14 @@ fn out_of_scope_structures_are_dropped_and_the_root_counts() {
 
 /// Runs `Seq` with `builders` at scope 3 over keys 0..2.
 fn seq_run(builders: &[&str]) -> BeapiReport {
-    Beapi::<Seq>::new().scope(3).ints(0..2).builders(names(builders)).record_canonical(true).run().unwrap()
+    Beapi::<Seq>::new()
+        .check(Check::None)
+        .scope(3)
+        .ints(0..2)
+        .builders(names(builders))
+        .record_canonical(true)
+        .run()
+        .unwrap()
 }
 
 /// Every list of length <= 3 over {0, 1}, each once.
@@ -1031,7 +1059,7 @@ fn a_self_method_returning_self_is_a_producer() {
 
 #[test]
 fn constructors_with_primitive_parameters_run_once_per_value() {
-    let report = Beapi::<Seq>::new().scope(2).ints(0..5).builders(names(&["single"])).run().unwrap();
+    let report = Beapi::<Seq>::new().check(Check::None).scope(2).ints(0..5).builders(names(&["single"])).run().unwrap();
     // single(x) for 5 values, one level, then a level with nothing to do.
     assert_eq!(report.structure_count(), 5);
     assert_eq!(report.levels.len(), 2);
@@ -1100,6 +1128,7 @@ fn without_state_matching_every_valid_sequence_is_kept() {
     let builders = ["new", "push", "pop", "size"];
     for (scope, l) in [(2u32, 4u32), (1, 5), (3, 3)] {
         let report = Beapi::<Seq>::new()
+            .check(Check::None)
             .scope(scope)
             .ints(0..2)
             .builders(names(&builders))
@@ -1121,6 +1150,7 @@ fn without_state_matching_every_valid_sequence_is_kept() {
 fn with_state_matching_each_structure_is_stored_once() {
     for storage in [StateStorage::Fingerprint, StateStorage::Exact] {
         let report = Beapi::<Seq>::new()
+            .check(Check::None)
             .scope(3)
             .ints(0..2)
             .builders(names(&["new", "push", "pop", "size"]))
@@ -1145,9 +1175,13 @@ fn fingerprint_and_exact_storage_give_identical_reports() {
         assert_same_reports(&f, &e, what);
         assert!(f.structure_count() > 0);
     }
-    both(Beapi::<Seq>::new().scope(3).ints(0..2).builders(names(&["new", "single", "give"])), "seq give");
+    both(
+        Beapi::<Seq>::new().check(Check::None).scope(3).ints(0..2).builders(names(&["new", "single", "give"])),
+        "seq give",
+    );
     both(
         Beapi::<Seq>::new()
+            .check(Check::None)
             .scope(2)
             .ints(0..2)
             .builders(names(&["new", "push", "pop", "size"]))
@@ -1155,9 +1189,25 @@ fn fingerprint_and_exact_storage_give_identical_reports() {
             .max_length(4),
         "seq without state matching",
     );
-    both(Beapi::<Chain>::new().scope(3).ints(0..3).builders(Builders::All), "chain");
-    both(Beapi::<NoDoubleOne>::new().scope(1).ints(0..2).builders(names(&["new", "push"])), "rep_ok");
-    both(Beapi::<Panicky>::new().scope(1).ints(0..2).builders(Builders::All), "panics");
+    both(Beapi::<Chain>::new().check(Check::None).scope(3).ints(0..3).builders(Builders::All), "chain");
+    both(
+        Beapi::<NoDoubleOne>::new()
+            .collection_length(u32::MAX)
+            .check(Check::None)
+            .scope(1)
+            .ints(0..2)
+            .builders(names(&["new", "push"])),
+        "rep_ok",
+    );
+    both(
+        Beapi::<Panicky>::new()
+            .collection_length(u32::MAX)
+            .check(Check::None)
+            .scope(1)
+            .ints(0..2)
+            .builders(Builders::All),
+        "panics",
+    );
 }
 
 // ===========================================================================
@@ -1167,8 +1217,13 @@ fn fingerprint_and_exact_storage_give_identical_reports() {
 #[test]
 fn levels_count_structures_by_sequence_length_and_stop_when_empty() {
     for (scope, k) in [(3u32, 2u64), (2, 3), (4, 1)] {
-        let report =
-            Beapi::<Seq>::new().scope(scope).ints(0..k as i64).builders(names(&["new", "push"])).run().unwrap();
+        let report = Beapi::<Seq>::new()
+            .check(Check::None)
+            .scope(scope)
+            .ints(0..k as i64)
+            .builders(names(&["new", "push"]))
+            .run()
+            .unwrap();
         // A stack of length j is first made at level j + 1; level scope + 2 adds nothing and ends the search.
         let expected: Vec<u64> = (0..=scope).map(|j| k.pow(j)).chain([0]).collect();
         let got: Vec<u64> = report.levels.iter().map(|l| l.structures as u64).collect();
@@ -1195,8 +1250,15 @@ fn replay_without_clone_gives_the_same_report_as_the_clone_fast_path() {
     assert!(smallscope::Subject::try_clone(&ClonedList::new()).is_some());
     assert!(smallscope::Subject::try_clone(&ReplayedList::new()).is_none());
     for builders in [vec!["new", "push", "pop"], vec!["new", "push", "give"]] {
-        let cloned = Beapi::<ClonedList>::new().scope(3).ints(0..2).builders(names(&builders)).run().unwrap();
-        let replayed = Beapi::<ReplayedList>::new().scope(3).ints(0..2).builders(names(&builders)).run().unwrap();
+        let cloned =
+            Beapi::<ClonedList>::new().check(Check::None).scope(3).ints(0..2).builders(names(&builders)).run().unwrap();
+        let replayed = Beapi::<ReplayedList>::new()
+            .check(Check::None)
+            .scope(3)
+            .ints(0..2)
+            .builders(names(&builders))
+            .run()
+            .unwrap();
         assert_same_reports(&cloned, &replayed, &builders.join(","));
         assert_eq!(cloned.structure_count() as u64, powers(2, 0, 3));
         for report in [&cloned, &replayed] {
@@ -1231,6 +1293,7 @@ fn a_shallow_clone_is_detected_and_counts_stay_right() {
 fn the_time_limit_stops_a_large_run_and_keeps_what_was_found() {
     let started = Instant::now();
     let report = Beapi::<Unbounded>::new()
+        .collection_length(u32::MAX)
         .scope(1)
         .ints(0..10)
         .builders(Builders::All)
@@ -1266,8 +1329,13 @@ impl Observer for StopAfterFirstCommit {
 #[test]
 fn an_observer_can_interrupt_the_run() {
     let mut observer = StopAfterFirstCommit { commits: 0 };
-    let report =
-        Beapi::<Unbounded>::new().scope(1).ints(0..10).builders(Builders::All).run_observed(&mut observer).unwrap();
+    let report = Beapi::<Unbounded>::new()
+        .collection_length(u32::MAX)
+        .scope(1)
+        .ints(0..10)
+        .builders(Builders::All)
+        .run_observed(&mut observer)
+        .unwrap();
     assert!(observer.commits >= 1);
     assert_eq!(report.stop, Some(Stop::Interrupted));
     assert!(report.structure_count() > 0);
@@ -1355,7 +1423,7 @@ fn walk_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
 #[test]
 #[allow(clippy::reversed_empty_ranges)] // An upside-down range is the point.
 fn configuration_errors_name_the_offending_value() {
-    let seq = || Beapi::<Seq>::new().scope(2).builders(Builders::All);
+    let seq = || Beapi::<Seq>::new().check(Check::None).scope(2).builders(Builders::All);
     let cases: Vec<(Result<BeapiReport, RunError>, &str)> = vec![
         (seq().builders(names(&["new", "frobnicate"])).run(), "frobnicate"),
         (seq().builders(names(&["push", "pop"])).run(), "push"),
@@ -1396,7 +1464,7 @@ fn configuration_errors_name_the_offending_value() {
 /// The Rust lines (and result variable) of the first structure made at
 /// `level` by operation `op`, in a run of `Seq` at scope 2 over keys 0..2.
 fn first_rust(builders: &[&str], op: &str, level: u32, state_matching: bool) -> (Vec<String>, Option<u32>) {
-    let mut beapi = Beapi::<Seq>::new().scope(2).ints(0..2).builders(names(builders));
+    let mut beapi = Beapi::<Seq>::new().check(Check::None).scope(2).ints(0..2).builders(names(builders));
     if !state_matching {
         beapi = beapi.state_matching(false).max_length(3);
     }
@@ -1454,6 +1522,7 @@ fn emitted_test_file_has_one_test_per_structure() {
         ..Default::default()
     };
     let report = Beapi::<Seq>::new()
+        .check(Check::None)
         .scope(2)
         .ints(0..2)
         .builders(names(&["new", "single", "give"]))
@@ -1465,11 +1534,18 @@ fn emitted_test_file_has_one_test_per_structure() {
     assert_eq!(file.matches("#[test]").count(), report.structure_count(), "{file}");
     assert_eq!(rust_tests(&report, &options(Some(3))).matches("#[test]").count(), 3);
     // Without recorded canonical forms there is nothing to check against.
-    let bare = Beapi::<Seq>::new().scope(2).ints(0..2).builders(names(&["new", "push"])).run().unwrap();
+    let bare =
+        Beapi::<Seq>::new().check(Check::None).scope(2).ints(0..2).builders(names(&["new", "push"])).run().unwrap();
     assert_eq!(rust_tests(&bare, &options(None)).matches("#[test]").count(), 0);
     // Failures add one ignored test each.
-    let panicky =
-        Beapi::<Panicky>::new().scope(1).ints(0..2).builders(Builders::All).record_canonical(true).run().unwrap();
+    let panicky = Beapi::<Panicky>::new()
+        .collection_length(u32::MAX)
+        .scope(1)
+        .ints(0..2)
+        .builders(Builders::All)
+        .record_canonical(true)
+        .run()
+        .unwrap();
     let file = rust_tests(&panicky, &options(None));
     assert_eq!(file.matches("#[test]").count(), powers(2, 0, 2) as usize + 4);
     assert_eq!(file.matches("#[ignore").count(), 4);
@@ -1484,6 +1560,8 @@ fn emitted_test_file_has_one_test_per_structure() {
 fn without_state_matching_broken_structures_are_never_stored() {
     let l = 3u32;
     let report = Beapi::<NoDoubleOne>::new()
+        .collection_length(u32::MAX)
+        .check(Check::None)
         .scope(1)
         .ints(0..2)
         .builders(names(&["new", "push", "push_front"]))
@@ -1543,6 +1621,8 @@ fn with_hidden_state_a_broken_value_does_not_hide_a_valid_one() {
     // first on each level: its broken [x] is visited before push(x)'s valid [x].
     let l = 3u32;
     let report = Beapi::<Counted>::new()
+        .collection_length(u32::MAX)
+        .check(Check::None)
         .scope(1)
         .ints(0..2)
         .builders(names(&["new", "push_early_bug", "push"]))
@@ -1560,13 +1640,14 @@ fn emitted_failure_tests_check_the_broken_structure() {
     let options =
         RustTestOptions { command: "cargo test".into(), omit: Vec::new(), has_rep_ok: true, ..Default::default() };
     // taint(&mut self, other: &mut Self) breaks `other`, which is s1.
-    let report = Beapi::<Tainted>::new().scope(1).builders(names(&["new", "taint"])).run().unwrap();
+    let report = Beapi::<Tainted>::new().check(Check::None).scope(1).builders(names(&["new", "taint"])).run().unwrap();
     assert_eq!(report.failures.len(), 1, "{:?}", report.failures);
     assert_eq!(report.failure_program(0).to_text(&report.operations), "s0 = new(); s1 = new(); s0.taint(&mut s1)");
     let file = rust_tests(&report, &options);
     assert!(file.contains("rep_ok(&s1)"), "the witness test does not check the broken s1:\n{file}");
     // tainted_copy(&self) -> Self returns the broken value: it must be bound and checked.
-    let report = Beapi::<Tainted>::new().scope(1).builders(names(&["new", "tainted_copy"])).run().unwrap();
+    let report =
+        Beapi::<Tainted>::new().check(Check::None).scope(1).builders(names(&["new", "tainted_copy"])).run().unwrap();
     assert_eq!(report.failures.len(), 1, "{:?}", report.failures);
     let file = rust_tests(&report, &options);
     assert!(file.contains("rep_ok(&s1)"), "the witness test does not check the returned value:\n{file}");

@@ -297,8 +297,9 @@ struct Pool {
     spare: HashMap<u8, u8>,
 }
 
-/// An omitted sequence may hold at most `limit` elements; a tuple's arity
-/// (3 here) and a map entry's two halves are not sequence lengths.
+/// A collection (here omitted) may hold at most the collection limit's
+/// elements; a tuple's arity (3 here) and a map entry's two halves are not
+/// collection lengths.
 #[test]
 fn omitted_tuples_and_map_entries_are_not_bounded_as_sequences() {
     let state = |free: usize, spare: usize| {
@@ -307,7 +308,7 @@ fn omitted_tuples_and_map_entries_are_not_bounded_as_sequences() {
             free: (0..free as u8).map(|i| (i, i, i)).collect(),
             spare: (0..spare as u8).map(|i| (i, i)).collect(),
         };
-        Linearizer::new(Some(1)).every_field().linearize(&pool).map(|t| t.to_vec())
+        Linearizer::new(Some(1)).collections(Some(1)).every_field().linearize(&pool).map(|t| t.to_vec())
     };
     assert!(state(1, 1).is_ok());
     assert!(state(2, 0).is_err());
@@ -421,6 +422,7 @@ impl Heap for SmallSet {
             fields: &[Field { name: "keys", omit: false }],
             variants: &[],
             hides_fields: false,
+            skipped: &[],
             null_variant: None,
         };
         &CLASS
@@ -477,6 +479,7 @@ mod cons {
                 fields: &[Field { name: "Cons.0", omit: false }, Field { name: "Cons.1", omit: false }],
                 variants: &["Nil", "Cons"],
                 hides_fields: false,
+                skipped: &[],
                 null_variant: Some(0),
             };
             &CLASS

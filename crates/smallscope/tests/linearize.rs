@@ -1041,9 +1041,9 @@ proptest! {
         prop_assert_eq!(lin.limit(), k);
         let got = world.tokens(&mut lin);
         if k == 0 {
-            prop_assert_eq!(got, Err(OutOfScope { class: "Graph", limit: 0 }));
+            prop_assert_eq!(got, Err(OutOfScope { class: "Graph", limit: 0, field: None }));
         } else if reach > k {
-            prop_assert_eq!(got, Err(OutOfScope { class: "Node", limit: k }));
+            prop_assert_eq!(got, Err(OutOfScope { class: "Node", limit: k, field: None }));
         } else {
             prop_assert_eq!(got, Ok(world.plain_tokens()));
         }
@@ -1078,7 +1078,7 @@ proptest! {
 #[test]
 fn unlimited_linearizer_has_no_limit() {
     assert_eq!(Linearizer::new(None).limit(), u32::MAX);
-    let err = OutOfScope { class: "Node", limit: 2 };
+    let err = OutOfScope { class: "Node", limit: 2, field: None };
     assert_eq!(err.to_string(), "more than 2 objects of class Node");
 }
 

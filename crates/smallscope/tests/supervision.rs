@@ -277,6 +277,7 @@ fn korat_resumes_from_any_part_to_the_same_end() {
 fn a_beapi_call_that_never_returns_is_a_hang_and_the_run_goes_on() {
     let started = Instant::now();
     let report = Beapi::<Sleepy>::new()
+        .collection_length(u32::MAX)
         .scope(1)
         .ints(0..2)
         .max_length(3)

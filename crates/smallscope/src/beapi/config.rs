@@ -32,6 +32,34 @@ impl std::str::FromStr for Builders {
     }
 }
 
+/// Which operations that are not builders a run calls on every structure
+/// it keeps, to check them (BEAPI paper §3: build inputs with the
+/// builders, then test the whole API on them). What a checked call makes
+/// is checked (`rep_ok`, panics) and dropped, never kept.
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Check {
+    /// None: only the builders run.
+    None,
+    /// Every operation that is not a builder.
+    #[default]
+    All,
+    /// These methods, by name (those that are builders run as builders).
+    Named(Vec<String>),
+}
+
+impl std::str::FromStr for Check {
+    type Err = ConfigError;
+    fn from_str(text: &str) -> Result<Self, ConfigError> {
+        match text.trim() {
+            "none" => Ok(Check::None),
+            "all" => Ok(Check::All),
+            "" => Err(ConfigError::Invalid("empty check list: give none, all or m1,m2,..".into())),
+            list => Ok(Check::Named(list.split(',').map(|m| m.trim().to_owned()).collect())),
+        }
+    }
+}
+
 /// How `Builders::Auto` identifies builders that are not in the cache.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum BuilderMethod {
@@ -80,11 +108,18 @@ pub struct BeapiConfig {
     /// domain at 1 + n + n² lists for n integers (13 at scope 3).
     #[serde(default = "default_list_length")]
     pub list_length: u32,
+    /// Elements allowed in each collection of a structure (`Vec`, map,
+    /// set, characters of a `String`); `None` means the scope.
+    #[serde(default)]
+    pub collection_length: Option<u32>,
     /// `Class.field` names left out of the canonical form.
     pub omit: Vec<String>,
     /// Regular expressions: a panic whose message matches one is misuse, not failure.
     pub misuse_panics: Vec<String>,
     pub builders: Builders,
+    /// Operations called on every kept structure to check them, not to build.
+    #[serde(default)]
+    pub check: Check,
     /// Scope used to identify builders (`Builders::Auto`), at most `scope`.
     pub builder_scope: u32,
     /// How `Builders::Auto` identifies builders the cache does not hold.
@@ -120,9 +155,11 @@ impl Default for BeapiConfig {
             strings: vec!["a".into(), "b".into()],
             chars: vec!['a', 'b'],
             list_length: default_list_length(),
+            collection_length: None,
             omit: Vec::new(),
             misuse_panics: Vec::new(),
             builders: Builders::Auto,
+            check: Check::All,
             builder_scope: 5,
             builder_method: BuilderMethod::HillClimbing,
             cache_dir: None,
@@ -141,6 +178,11 @@ impl BeapiConfig {
     /// The integer domain: `ints`, or `0..scope`.
     pub fn int_range(&self) -> Range<i64> {
         self.ints.clone().unwrap_or(0..i64::from(self.scope))
+    }
+
+    /// Elements allowed in each collection: `collection_length`, or the scope.
+    pub fn collection_limit(&self) -> u32 {
+        self.collection_length.unwrap_or(self.scope)
     }
 
     /// The scope builders are identified at: `builder_scope`, but never
@@ -199,9 +241,11 @@ pub fn parse_int_range(text: &str) -> Result<Range<i64>, ConfigError> {
 /// strings = ["a", "b"]
 /// chars = ["x"]
 /// list_length = 2           # lists for Vec<u8> / &[u8] parameters
+/// collection_length = 3     # elements per collection field (default: scope)
 /// omit = ["NodeCachingLinkedList.maximum_cache_size"]
 /// misuse_panics = ["index out of bounds"]   # regexes
 /// builders = ["new", "add"] # or "auto" / "all"
+/// check = "all"             # or "none" / ["remove", "get"]
 /// builder_scope = 5
 /// state_matching = true
 /// max_length = 10
@@ -216,9 +260,11 @@ pub struct ConfigFile {
     pub strings: Option<Vec<String>>,
     pub chars: Option<Vec<char>>,
     pub list_length: Option<u32>,
+    pub collection_length: Option<u32>,
     pub omit: Option<Vec<String>>,
     pub misuse_panics: Option<Vec<String>>,
     pub builders: Option<BuildersSetting>,
+    pub check: Option<BuildersSetting>,
     pub builder_scope: Option<u32>,
     pub state_matching: Option<bool>,
     pub max_length: Option<u32>,
@@ -226,7 +272,8 @@ pub struct ConfigFile {
     pub time_limit_seconds: Option<f64>,
 }
 
-/// `builders = "auto"`, `"all"`, `"m1,m2"` or `["m1", "m2"]`.
+/// `builders = "auto"`, `"all"`, `"m1,m2"` or `["m1", "m2"]` (and `check`'s
+/// `"none"`, `"all"` or a list).
 #[derive(Debug, serde::Deserialize)]
 #[serde(untagged)]
 pub enum BuildersSetting {
@@ -264,6 +311,9 @@ impl ConfigFile {
         if let Some(length) = self.list_length {
             config.list_length = length;
         }
+        if let Some(length) = self.collection_length {
+            config.collection_length = Some(length);
+        }
         if let Some(omit) = &self.omit {
             config.omit = omit.clone();
         }
@@ -273,6 +323,11 @@ impl ConfigFile {
         match &self.builders {
             Some(BuildersSetting::Word(word)) => config.builders = word.parse()?,
             Some(BuildersSetting::List(list)) => config.builders = Builders::Named(list.clone()),
+            None => {}
+        }
+        match &self.check {
+            Some(BuildersSetting::Word(word)) => config.check = word.parse()?,
+            Some(BuildersSetting::List(list)) => config.check = Check::Named(list.clone()),
             None => {}
         }
         if let Some(scope) = self.builder_scope {
@@ -328,6 +383,8 @@ mod tests {
             ints = "1..3"
             strings = ["x"]
             list_length = 3
+            collection_length = 2
+            check = ["remove"]
             omit = ["A.b"]
             misuse_panics = ["oops"]
             builders = ["new", "add"]
@@ -342,6 +399,8 @@ mod tests {
         assert_eq!(config.int_range(), 1..3);
         assert_eq!(config.strings, ["x"]);
         assert_eq!(config.list_length, 3);
+        assert_eq!(config.collection_limit(), 2);
+        assert_eq!(config.check, Check::Named(vec!["remove".into()]));
         assert_eq!(config.omit, ["A.b"]);
         assert_eq!(config.builders, Builders::Named(vec!["new".into(), "add".into()]));
         assert_eq!(config.storage, StateStorage::Exact);
@@ -358,6 +417,8 @@ mod tests {
         let bad_storage = ConfigFile::parse("storage = \"disk\"").unwrap().apply(&mut config).unwrap_err();
         assert!(bad_storage.to_string().contains("disk"));
         assert_eq!("auto".parse::<Builders>(), Ok(Builders::Auto));
+        assert_eq!("none".parse::<Check>(), Ok(Check::None));
+        assert!("".parse::<Check>().is_err());
         assert_eq!("new, add".parse::<Builders>(), Ok(Builders::Named(vec!["new".into(), "add".into()])));
     }
 

@@ -10,16 +10,17 @@ use std::time::Instant;
 
 use regex::Regex;
 
+use super::skips::{merge_note, DebugFn, SkipAudit};
 use super::state_graph::StateGraph;
 use super::states::{StateKey, StateSet};
-use super::{BeapiConfig, BeapiReport, Resume};
+use super::{BeapiConfig, BeapiReport, Check, Resume};
 use crate::api::{Arg, IntKind, Operation, OperationInfo, OtherDomains, ParamKind, Returned, Subject};
 use crate::error::MAX_DOMAIN;
 use crate::events::{
     Counts, During, Event, Failure, FailureGroups, FailureKind, Fingerprint, Input, LevelStats, Note, Progress,
     Rebuild, RunFinished, Sink, Stop, StructureFound, Witness,
 };
-use crate::heap::{shallow_clone_note, CloneAudit, Linearizer, PairNumbers, Schema};
+use crate::heap::{shallow_clone_note, CloneAudit, Linearizer, OutOfScope, PairNumbers, Schema};
 use crate::runner::memory::{self, Pressure};
 use crate::runner::{drop_captured, flight, run_captured, Address, Killed, Outcome, StopFlag, UserCode};
 use crate::sequence::{Literal, Output, Step, StepArg};
@@ -112,6 +113,8 @@ pub(super) struct Search<'a, T: Subject> {
     infos: Vec<OperationInfo>,
     /// Indices of the operations used as builders.
     chosen: Vec<usize>,
+    /// Indices of the operations called on each kept structure to check it.
+    checked: Vec<usize>,
     /// Per operation, per parameter slot: the literals to try (empty for subject slots).
     domains: Vec<Vec<Vec<Literal>>>,
     misuse: Vec<Regex>,
@@ -145,6 +148,7 @@ pub(super) struct Search<'a, T: Subject> {
     /// Structures counted before the current level.
     level_counted: u64,
     level_explored: u64,
+    level_checked: u64,
     level_seconds: f64,
     /// Executions up to this ordinal were done by an earlier attempt.
     done: u64,
@@ -162,8 +166,16 @@ pub(super) struct Search<'a, T: Subject> {
     keys: Vec<Keys>,
     /// What the user should know about the run's settings, for its start.
     notes: Vec<String>,
+    /// The collection fields whose bound a note told of.
+    noted_collections: Vec<String>,
+    /// Calls dropped by each bound that a collection passed, named as the
+    /// bound is: counts of earlier attempts by name, then this one's.
+    cut_before: Vec<(String, u64)>,
+    cut: Vec<(&'static str, &'static str, u64)>,
     /// Set by [`Search::record_graph`].
     recording: Option<Recording>,
+    /// Set by [`Search::audit_skips`].
+    skips: Option<SkipAudit<T>>,
 }
 
 /// The state graph, as the search makes it.
@@ -190,18 +202,22 @@ impl<'a, T: Subject> Search<'a, T> {
             return Err(ConfigError::SubjectWithoutConstructor);
         }
         let chosen = crate::api::select_operations(&ops, chosen_names)?;
+        let checked = checked_operations(&ops, &config.check, &chosen)?;
         let schema = Schema::of::<T>();
         let omitted = schema.resolve_fields(&config.omit)?;
-        // With hidden state, one canonical form can hold both valid and broken values.
-        let check_every_output = T::HAS_REP_OK && (schema.hides_fields() || !omitted.is_empty());
+        // State matching keys on every field walked (omitted ones and
+        // unreached arena elements too), but a skipped field is in no key:
+        // one key can then hold both valid and broken values.
+        let check_every_output = T::HAS_REP_OK && schema.skips_fields();
         let misuse = config
             .misuse_panics
             .iter()
             .map(|p| Regex::new(p).map_err(|e| ConfigError::BadPattern { pattern: p.clone(), reason: e.to_string() }))
             .collect::<Result<Vec<_>, _>>()?;
         let began = Instant::now();
-        // Other subjects' structures, for the builders that take one.
-        let others = OtherDomains::of(chosen.iter().map(|&i| &ops[i]), config, cx.killed, cx.stop);
+        // Other subjects' structures, for the operations that take one.
+        let called = || chosen.iter().chain(&checked).map(|&i| &ops[i]);
+        let others = OtherDomains::of(called(), config, cx.killed, cx.stop);
         let domains = ops
             .iter()
             .map(|op| {
@@ -214,18 +230,20 @@ impl<'a, T: Subject> Search<'a, T> {
             })
             .collect::<Result<_, _>>()?;
         let keeps_all_objects =
-            chosen.iter().any(|&i| ops[i].params.iter().filter(|p| matches!(p, ParamKind::Subject(_))).count() > 1);
+            called().any(|op| op.params.iter().filter(|p| matches!(p, ParamKind::Subject(_))).count() > 1);
+        let collections = Some(config.collection_limit());
         Ok(Search {
             config,
             cx,
             infos: ops.iter().map(|op| op.info()).collect(),
             ops,
             chosen,
+            checked,
             domains,
             misuse,
             key_lin: (schema.omits_fields() || !omitted.is_empty())
-                .then(|| Linearizer::new(Some(config.scope)).every_field()),
-            lin: Linearizer::new(Some(config.scope)).omit(omitted),
+                .then(|| Linearizer::new(Some(config.scope)).collections(collections).every_field()),
+            lin: Linearizer::new(Some(config.scope)).collections(collections).omit(omitted),
             states: StateSet::new(config.storage),
             forms: StateSet::new(config.storage),
             structures: Vec::new(),
@@ -241,6 +259,7 @@ impl<'a, T: Subject> Search<'a, T> {
             level_start: 0,
             level_counted: 0,
             level_explored: 0,
+            level_checked: 0,
             level_seconds: 0.0,
             done: 0,
             seconds_before: 0.0,
@@ -252,8 +271,23 @@ impl<'a, T: Subject> Search<'a, T> {
             args: Vec::new(),
             keys: Vec::new(),
             notes: others.notes,
+            noted_collections: Vec::new(),
+            cut_before: Vec::new(),
+            cut: Vec::new(),
             recording: None,
+            skips: None,
         })
+    }
+
+    /// The names of the operations checked on every kept structure.
+    pub(super) fn checked_names(&self) -> Vec<String> {
+        self.checked.iter().map(|&op| self.ops[op].name.to_owned()).collect()
+    }
+
+    /// Says when state matching merges states that differ in a skipped
+    /// field, which `debug` shows (see [`SkipAudit`]).
+    pub(super) fn audit_skips(&mut self, debug: DebugFn<T>) {
+        self.skips = SkipAudit::new(debug);
     }
 
     /// Records every call between kept states, for [`Search::run_recorded`].
@@ -287,10 +321,15 @@ impl<'a, T: Subject> Search<'a, T> {
         self.objects = (0..self.structures.len()).map(|_| None).collect();
         // The values the rest of the search extends.
         let keep = if self.keeps_all_objects { 0 } else { resume.frontier_start as usize };
-        // Canonical forms are not in the stream: with omitted fields, states are linearized again.
+        // Canonical forms are not in the stream: with omitted fields, states
+        // are linearized again, and an audit of skipped fields sees them again.
         let by_print = matches!(self.states, StateSet::Fingerprints(_))
             && self.key_lin.is_none()
+            && self.skips.is_none()
             && report.structures.iter().all(|s| s.fingerprint.is_some());
+        if let Some(skips) = &mut self.skips {
+            skips.noted = resume.skips.clone();
+        }
         self.restoring = true;
         for (index, structure) in report.structures.iter().enumerate() {
             if by_print {
@@ -305,6 +344,9 @@ impl<'a, T: Subject> Search<'a, T> {
                     .as_ref()
                     .ok_or_else(|| ConfigError::Invalid(format!("resuming: structure {index} could not be rebuilt")))?;
                 let keys = self.keys_of(value).map_err(|e| ConfigError::Invalid(e.to_string()))?;
+                if let Some(skips) = &mut self.skips {
+                    skips.keep(keys.state.fingerprint(), value, structure.step.op);
+                }
                 self.states.insert(keys.state);
                 if let Some(form) = keys.form {
                     self.forms.insert(form);
@@ -319,21 +361,26 @@ impl<'a, T: Subject> Search<'a, T> {
         self.counts = Counts {
             // The level runs again from its start, skipping what was done.
             explored: resume.level_explored,
+            checked: resume.level_checked,
             structures: report.structure_count() as u64,
             misuses: report.misuses,
             out_of_scope: report.out_of_scope,
-            redundant: 0,
             failing: report.failure_count(),
-            largest_structure: 0,
+            operation_calls: report.operation_calls.clone(),
+            operation_misuses: report.operation_misuses.clone(),
+            ..Counts::default()
         };
+        self.noted_collections = resume.collections.clone();
+        self.cut_before = resume.cut.clone();
         self.groups = report.failures.iter().map(|f| (GroupKey::of(f), f.count)).collect();
         self.level = resume.level.max(1);
         self.frontier = resume.frontier_start as usize..resume.level_start as usize;
         self.level_start = resume.level_start as usize;
         self.level_counted = report.counted_structures().take_while(|(i, _)| *i < self.level_start).count() as u64;
         self.level_explored = resume.level_explored;
+        self.level_checked = resume.level_checked;
         self.level_seconds = resume.level_seconds;
-        self.done = report.explored;
+        self.done = report.explored + report.checked_calls;
         self.seconds_before = report.seconds;
         self.source = if resume.replay { Source::Replay } else { Source::Clone };
         self.clone_audit = CloneAudit { checks: resume.clone_checks, looked_at: resume.clones_looked_at };
@@ -378,10 +425,19 @@ impl<'a, T: Subject> Search<'a, T> {
             }
             for i in 0..self.chosen.len() {
                 let op = self.chosen[i];
-                self.extend_with(op);
+                self.extend_with(op, self.frontier.clone(), false);
                 if self.stop.is_some() {
                     break;
                 }
+            }
+            // The structures this level made are checked before the next extends them.
+            let made = self.level_start..self.structures.len();
+            for i in 0..self.checked.len() {
+                if self.stop.is_some() {
+                    break;
+                }
+                let op = self.checked[i];
+                self.extend_with(op, made.clone(), true);
             }
             // The level adds states; it reports the structures among them.
             let added = self.structures.len() - self.level_start;
@@ -389,6 +445,7 @@ impl<'a, T: Subject> Search<'a, T> {
                 level: self.level,
                 structures: (self.counts.structures - self.level_counted) as usize,
                 explored: self.counts.explored - self.level_explored,
+                checked: self.counts.checked - self.level_checked,
                 seconds: self.seconds() - self.level_seconds,
             };
             self.cx.out.event(Event::Level(stats));
@@ -411,6 +468,7 @@ impl<'a, T: Subject> Search<'a, T> {
             self.level_start = self.structures.len();
             self.level_counted = self.counts.structures;
             self.level_explored = self.counts.explored;
+            self.level_checked = self.counts.checked;
             self.level_seconds = self.seconds();
             self.commit();
         };
@@ -420,6 +478,9 @@ impl<'a, T: Subject> Search<'a, T> {
             if let Some(value) = self.objects[index].take() {
                 self.forget_or_drop(value, index as u64);
             }
+        }
+        if let Some(text) = self.cut_note() {
+            self.cx.out.event(Event::Note(Note { text }));
         }
         let group_counts = self.groups.counts();
         self.cx.out.event(Event::RunFinished(RunFinished {
@@ -441,10 +502,14 @@ impl<'a, T: Subject> Search<'a, T> {
             level_start: self.level_start as u64,
             frontier_start: self.frontier.start as u64,
             level_explored: self.level_explored,
+            level_checked: self.level_checked,
             level_seconds: self.level_seconds,
             replay: self.source == Source::Replay,
             clone_checks: self.clone_audit.checks,
             clones_looked_at: self.clone_audit.looked_at,
+            collections: self.noted_collections.clone(),
+            cut: self.cuts(),
+            skips: self.skips.as_ref().map(|s| s.noted.clone()).unwrap_or_default(),
         };
         self.cx.out.event(Event::Progress(Progress {
             seconds: self.seconds(),
@@ -455,13 +520,19 @@ impl<'a, T: Subject> Search<'a, T> {
         self.cx.out.commit(&[]);
     }
 
-    fn address(&self, detail: u64) -> Address {
-        Address { run: self.cx.run, input: self.counts.explored, detail }
+    /// Executions so far, builders' and checks': the current one's number.
+    fn ordinal(&self) -> u64 {
+        self.counts.explored + self.counts.checked
     }
 
-    /// Runs `op` on every tuple of inputs that has at least one structure from the frontier.
-    fn extend_with(&mut self, op: usize) {
-        let frontier = self.frontier.clone();
+    fn address(&self, detail: u64) -> Address {
+        Address { run: self.cx.run, input: self.ordinal(), detail }
+    }
+
+    /// Runs `op` on every tuple of inputs that has at least one structure
+    /// from `frontier`: to extend the search with what it makes, or, with
+    /// `check`, to check what it makes and drop it.
+    fn extend_with(&mut self, op: usize, frontier: std::ops::Range<usize>, check: bool) {
         let params = self.ops[op].params.clone();
         let subject_slots: Vec<usize> =
             (0..params.len()).filter(|&p| matches!(params[p], ParamKind::Subject(_))).collect();
@@ -497,20 +568,26 @@ impl<'a, T: Subject> Search<'a, T> {
                 }
                 let mut literal_odometer = Odometer::from_sizes(&literal_sizes);
                 loop {
-                    self.counts.explored += 1;
-                    if self.counts.explored > self.done {
+                    match check {
+                        false => self.counts.explored += 1,
+                        true => self.counts.checked += 1,
+                    }
+                    if self.ordinal() > self.done {
                         let call = CallSite {
                             op,
                             subject_slots: &subject_slots,
                             structures: &structures,
                             literal_slots: &literal_slots,
                             literal_choice: literal_odometer.current(),
+                            check,
+                            level: self.level + u32::from(check),
                         };
+                        self.count_call(op);
                         self.execute(&call);
                         if self.stop.is_some() {
                             return;
                         }
-                        if self.counts.explored % COMMIT_EVERY == 0 {
+                        if self.ordinal() % COMMIT_EVERY == 0 {
                             self.check_limits();
                             if self.stop.is_some() {
                                 return;
@@ -722,14 +799,18 @@ impl<'a, T: Subject> Search<'a, T> {
         let operation = &self.ops[op];
         let returned = match run_captured(UserCode::call(op as u16), || operation.call(&mut args, false)) {
             Ok(Returned::Misuse(_)) | Err(Outcome::AssumeFailed(_)) => {
-                self.counts.misuses += 1;
+                self.count_misuse(op);
                 self.finish_call(call, args, None);
+                return;
+            }
+            Ok(returned) if call.check => {
+                self.check_outputs(call, args, returned);
                 return;
             }
             Ok(returned) => returned,
             Err(Outcome::Panicked(panic)) => {
                 if self.misuse.iter().any(|re| re.is_match(&panic.message)) {
-                    self.counts.misuses += 1;
+                    self.count_misuse(op);
                 } else {
                     self.file(Found::panic(During::Call, Some(op), panic), &|s| s.call_input(call, None));
                 }
@@ -752,7 +833,8 @@ impl<'a, T: Subject> Search<'a, T> {
         for value in results.chain(result) {
             match self.keys_of(value) {
                 Ok(key) => keys.push(key),
-                Err(_) => {
+                Err(out) => {
+                    self.count_cut(out);
                     in_scope = false;
                     break;
                 }
@@ -793,12 +875,131 @@ impl<'a, T: Subject> Search<'a, T> {
     }
 
     /// The keys of `value`, or how it passes the scope.
-    fn keys_of(&mut self, value: &T) -> Result<Keys, crate::heap::OutOfScope> {
-        let form = self.states.key(self.lin.linearize(value)?);
-        Ok(match &mut self.key_lin {
-            None => Keys { state: form, form: None },
-            Some(key_lin) => Keys { state: self.states.key(key_lin.linearize(value)?), form: Some(form) },
-        })
+    fn keys_of(&mut self, value: &T) -> Result<Keys, OutOfScope> {
+        let form = self.lin.linearize(value).map(|tokens| self.states.key(tokens));
+        let keys = match (form, &mut self.key_lin) {
+            (Err(out), _) => Err(out),
+            (Ok(form), None) => Ok(Keys { state: form, form: None }),
+            (Ok(form), Some(key_lin)) => {
+                key_lin.linearize(value).map(|tokens| Keys { state: self.states.key(tokens), form: Some(form) })
+            }
+        };
+        let seen =
+            self.lin.collection_fields().len() + self.key_lin.as_ref().map_or(0, |l| l.collection_fields().len());
+        if seen > self.noted_collections.len() {
+            self.note_collections();
+        }
+        keys
+    }
+
+    /// Tells, once per field, the bound on a collection field first met.
+    fn note_collections(&mut self) {
+        let met = self.lin.collection_fields().iter().chain(self.key_lin.iter().flat_map(|l| l.collection_fields()));
+        let new: Vec<_> = met.filter(|c| !self.noted_collections.contains(&c.name())).copied().collect();
+        for field in new {
+            let name = field.name();
+            if self.noted_collections.contains(&name) {
+                continue;
+            }
+            let limit = self.config.collection_limit();
+            let what = if field.string { "characters" } else { "elements" };
+            let why = match self.config.collection_length {
+                None => "the scope; --collection-length N to change",
+                Some(_) => "--collection-length",
+            };
+            if !self.restoring {
+                let text = format!("field `{name}` holds at most {limit} {what} ({why})");
+                self.cx.out.event(Event::Note(Note { text }));
+            }
+            self.noted_collections.push(name);
+        }
+    }
+
+    /// Counts a call dropped because a collection passed its bound.
+    fn count_cut(&mut self, out: OutOfScope) {
+        let Some(field) = out.field else { return };
+        match self.cut.iter_mut().find(|(class, f, _)| *class == out.class && *f == field) {
+            Some((_, _, calls)) => *calls += 1,
+            None => self.cut.push((out.class, field, 1)),
+        }
+    }
+
+    /// The calls each collection bound dropped, earlier attempts' included.
+    fn cuts(&self) -> Vec<(String, u64)> {
+        let mut cuts = self.cut_before.clone();
+        for (class, field, calls) in &self.cut {
+            let name = format!("{class}.{field}");
+            match cuts.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, before)) => *before += calls,
+                None => cuts.push((name, *calls)),
+            }
+        }
+        cuts
+    }
+
+    /// What the collection bounds cut, when they cut something.
+    fn cut_note(&self) -> Option<String> {
+        let cuts = self.cuts();
+        if cuts.is_empty() {
+            return None;
+        }
+        let limit = self.config.collection_limit();
+        let each: Vec<String> = cuts.iter().map(|(name, calls)| format!("`{name}` ({calls})")).collect();
+        Some(format!(
+            "calls dropped because a collection passed {limit} elements, by field: {}; \
+             a larger --collection-length keeps them",
+            each.join(", ")
+        ))
+    }
+
+    /// Counts one execution of `op` (past the ones an earlier attempt did).
+    fn count_call(&mut self, op: usize) {
+        bump(&mut self.counts.operation_calls, op);
+    }
+
+    fn count_misuse(&mut self, op: usize) {
+        self.counts.misuses += 1;
+        bump(&mut self.counts.operation_misuses, op);
+    }
+
+    /// Checks what a checked call left: every structure it touched or
+    /// returned must still satisfy `rep_ok`; then it is dropped.
+    fn check_outputs(&mut self, call: &CallSite<'_>, mut args: Vec<Arg<T>>, returned: Returned<T>) {
+        let outputs = args.drain(..).enumerate().filter_map(|(slot, arg)| match arg {
+            Arg::Subject(value) => Some((Output::Param(slot as u8), value)),
+            _ => None,
+        });
+        let result = match returned {
+            Returned::Subject(value) => Some((Output::Result, value)),
+            _ => None,
+        };
+        for (output, value) in outputs.collect::<Vec<_>>().into_iter().chain(result) {
+            if let Some(found) = self.rep_ok_failure(&value, call.op) {
+                self.file(found, &|s| s.call_input(call, Some(output)));
+            }
+            self.discard(value, Some(call.op), &|s| s.call_input(call, Some(output)));
+        }
+        self.args = args;
+    }
+
+    /// How `rep_ok` fails on `value`, left by a call of `op`, if it does.
+    fn rep_ok_failure(&self, value: &T, op: usize) -> Option<Found> {
+        if !T::HAS_REP_OK {
+            return None;
+        }
+        match run_captured(UserCode::new(During::RepOk, op as u16), || value.rep_ok()) {
+            Ok(Some(false)) => Some(Found {
+                kind: FailureKind::RepOkFalse,
+                during: During::RepOk,
+                op: Some(op),
+                message: "rep_ok returned false".into(),
+                location: None,
+            }),
+            Err(Outcome::Panicked(panic) | Outcome::AssumeFailed(panic)) => {
+                Some(Found::panic(During::RepOk, Some(op), panic))
+            }
+            Ok(_) => None,
+        }
     }
 
     /// Drops what a call left that is not kept, and returns the buffer.
@@ -818,33 +1019,24 @@ impl<'a, T: Subject> Search<'a, T> {
         // not hide a valid one with the same canonical form (hidden fields),
         // and each sequence that makes a broken value is counted.
         let new = !self.states.contains(&key);
-        if (new || self.check_every_output) && T::HAS_REP_OK {
-            let failure = match run_captured(UserCode::new(During::RepOk, call.op as u16), || value.rep_ok()) {
-                Ok(Some(false)) => Some(Found {
-                    kind: FailureKind::RepOkFalse,
-                    during: During::RepOk,
-                    op: Some(call.op),
-                    message: "rep_ok returned false".into(),
-                    location: None,
-                }),
-                Err(Outcome::Panicked(panic) | Outcome::AssumeFailed(panic)) => {
-                    Some(Found::panic(During::RepOk, Some(call.op), panic))
-                }
-                Ok(_) => None,
-            };
-            if let Some(found) = failure {
+        if new || self.check_every_output {
+            if let Some(found) = self.rep_ok_failure(&value, call.op) {
                 self.file(found, &|s| s.call_input(call, Some(output)));
                 self.discard(value, Some(call.op), &|s| s.call_input(call, Some(output)));
                 return None;
             }
         }
         if !new && self.config.state_matching {
+            self.audit_merge(key.fingerprint(), &value, call.op);
             let known = self.recording.as_ref().and_then(|r| r.index_of.get(&key.fingerprint()).copied());
             self.discard(value, Some(call.op), &|s| s.call_input(call, Some(output)));
             return known;
         }
         // Only for what is kept: with exact storage it is one more hash.
         let print = key.fingerprint();
+        if let Some(skips) = self.skips.as_mut().filter(|s| !s.done()) {
+            skips.keep(print, &value, call.op as u16);
+        }
         if new {
             self.states.insert(key);
         }
@@ -878,6 +1070,16 @@ impl<'a, T: Subject> Search<'a, T> {
         Some(index as u32)
     }
 
+    /// Notes the skipped fields in which `value`, a state the search knows
+    /// (by key `print`), differs from the one it kept.
+    fn audit_merge(&mut self, print: u128, value: &T, op: usize) {
+        let Some(skips) = self.skips.as_mut().filter(|s| !s.done()) else { return };
+        for field in skips.merged(print, value, op as u16) {
+            let text = merge_note(&field, self.ops[op].name);
+            self.cx.out.event(Event::Note(Note { text }));
+        }
+    }
+
     /// The recorded arguments of a call.
     fn step_args(&self, call: &CallSite<'_>) -> Vec<StepArg> {
         let arity = self.ops[call.op].params.len();
@@ -897,7 +1099,7 @@ impl<'a, T: Subject> Search<'a, T> {
     }
 
     fn call_input(&self, call: &CallSite<'_>, output: Option<Output>) -> Input {
-        Input::Call { level: self.level, op: call.op as u16, args: self.step_args(call), output }
+        Input::Call { level: call.level, op: call.op as u16, args: self.step_args(call), output }
     }
 
     /// Counts a failing input in its group; a new group is reported at once,
@@ -957,12 +1159,13 @@ impl<'a, T: Subject> Search<'a, T> {
     fn witness(&self, input: Input, during: During) -> Witness {
         let program = input.program(&|s| &self.structures[s as usize]);
         let mut text = program.to_text(&self.infos);
-        if let Input::Structure { .. } = input {
-            let var = program.result.map_or("s0".to_owned(), |v| format!("s{v}"));
-            match during {
-                During::Drop => text.push_str(&format!("; drop({var})")),
-                _ => text.push_str(&format!("; {var}.clone()")),
-            }
+        let var = program.result.map_or("s0".to_owned(), |v| format!("s{v}"));
+        match (&input, during) {
+            (Input::Structure { .. }, During::Drop) => text.push_str(&format!("; drop({var})")),
+            (Input::Structure { .. }, _) => text.push_str(&format!("; {var}.clone()")),
+            // The value a call left, dropped.
+            (Input::Call { output: Some(_), .. }, During::Drop) => text.push_str(&format!("; drop({var})")),
+            _ => {}
         }
         Witness { text, calls: program.len(), input }
     }
@@ -982,6 +1185,39 @@ struct CallSite<'a> {
     structures: &'a [u32],
     literal_slots: &'a [usize],
     literal_choice: &'a [usize],
+    /// A checked call: what it makes is checked and dropped.
+    check: bool,
+    /// The witness's level: a checked call follows the level of its inputs.
+    level: u32,
+}
+
+/// Adds one to `counts[index]`, growing it as needed.
+fn bump(counts: &mut Vec<u64>, index: usize) {
+    if counts.len() <= index {
+        counts.resize(index + 1, 0);
+    }
+    counts[index] += 1;
+}
+
+/// The operations a run checks: by `check`, those that are not builders.
+fn checked_operations<T>(ops: &[Operation<T>], check: &Check, builders: &[usize]) -> Result<Vec<usize>, ConfigError> {
+    let named = match check {
+        Check::None => return Ok(Vec::new()),
+        Check::All => return Ok((0..ops.len()).filter(|i| !builders.contains(i)).collect()),
+        Check::Named(names) => names,
+    };
+    let mut checked = Vec::new();
+    for name in named {
+        let Some(index) = ops.iter().position(|op| op.name == name) else {
+            let known = ops.iter().map(|op| op.name).collect::<Vec<_>>().join(", ");
+            return Err(ConfigError::UnknownOperation { name: name.clone(), known });
+        };
+        if !builders.contains(&index) && !checked.contains(&index) {
+            checked.push(index);
+        }
+    }
+    checked.sort_unstable();
+    Ok(checked)
 }
 
 /// Counts through every combination of positions, last position fastest.

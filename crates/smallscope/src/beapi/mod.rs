@@ -8,11 +8,25 @@
 //! when a level makes nothing new. Every structure comes with the shortest
 //! sequence that builds it, and every panic with a witness sequence.
 //!
+//! Then the rest of the API is tested on what the builders made (the
+//! paper's §3): each operation that is not a builder is called on every
+//! structure, right after its level, with every argument of its domains; what
+//! it leaves must still pass `rep_ok`, and it is dropped, never kept
+//! ([`Check`] chooses which operations). A panic or a broken invariant is a
+//! failure whose witness is the structure's sequence and the call.
+//!
+//! The scope bounds the objects of each class and, with
+//! [`BeapiConfig::collection_length`] (the scope by default), the elements of
+//! every collection: otherwise a `Vec<u8>`-backed type would have infinitely
+//! many structures.
+//!
 //! Cost: each level runs every builder on every stored structure made at the
 //! level before, times the product of its primitive domains; each run costs
-//! one clone, the call, and one linearization per output. Memory holds one
-//! fingerprint and one step per structure, plus the values of the newest
-//! level. Builders (see [`crate::builders`]) keep the number of operations small.
+//! one clone, the call, and one linearization per output. Checking costs one
+//! clone, the call and one `rep_ok` per structure, checked operation and
+//! argument. Memory holds one fingerprint and one step per structure, plus
+//! the values of the newest level. Builders (see [`crate::builders`]) keep
+//! the number of operations small.
 //!
 //! ```
 //! use smallscope::{Beapi, Builders, Heap};
@@ -27,18 +41,21 @@
 //!     pub fn pop(&mut self) -> Result<u8, &'static str> { self.items.pop().ok_or("empty") }
 //! }
 //!
-//! // Stacks of length 0..=3 over {0, 1}: 1 + 2 + 4 + 8.
-//! let report = Beapi::<Stack>::new().scope(1).ints(0..2).max_length(4).builders(Builders::All).run().unwrap();
+//! // Scope 3 bounds the `Vec` too: stacks of length 0..=3 over {0, 1}, 1 + 2 + 4 + 8.
+//! let report = Beapi::<Stack>::new().scope(3).ints(0..2).builders(Builders::All).run().unwrap();
 //! assert_eq!(report.structure_count(), 15);
 //! ```
 
 mod config;
 mod engine;
 mod report;
+mod skips;
 mod state_graph;
 mod states;
 
-pub use config::{parse_int_range, BeapiConfig, BuilderMethod, Builders, BuildersSetting, ConfigFile, StateStorage};
+pub use config::{
+    parse_int_range, BeapiConfig, BuilderMethod, Builders, BuildersSetting, Check, ConfigFile, StateStorage,
+};
 pub use report::{BeapiReport, Structure};
 pub use state_graph::StateGraph;
 pub use states::{fingerprint, StateSet};
@@ -51,7 +68,7 @@ use std::sync::Arc;
 use std::hash::BuildHasher as _;
 
 use crate::api::other::OtherStructures;
-use crate::api::{OtherValue, Subject};
+use crate::api::{OtherValue, StdTraits, Subject};
 use crate::events::{Configuration, Event, Note, RunStarted, Sink, Stop};
 use crate::runner::{Job, Killed, Start, StopFlag};
 use crate::ConfigError;
@@ -69,12 +86,24 @@ pub struct Resume {
     pub frontier_start: u64,
     /// Sequences executed before this level.
     pub level_explored: u64,
+    /// Checked calls made before this level.
+    #[serde(default)]
+    pub level_checked: u64,
     /// Seconds into the run when this level started.
     pub level_seconds: f64,
     /// Stored structures are rebuilt by replay (`Clone` was shallow or failed).
     pub replay: bool,
     pub clone_checks: u32,
     pub clones_looked_at: u32,
+    /// The collection fields whose bound a note told of.
+    #[serde(default)]
+    pub collections: Vec<String>,
+    /// Calls each collection bound dropped, by `Class.field`.
+    #[serde(default)]
+    pub cut: Vec<(String, u64)>,
+    /// The skipped fields a note said were merged.
+    #[serde(default)]
+    pub skips: Vec<String>,
 }
 
 /// The builders a run uses, chosen by the layer above the engine (named,
@@ -105,7 +134,7 @@ pub struct BeapiJob<T> {
     subject: PhantomData<fn() -> T>,
 }
 
-impl<T: Subject> BeapiJob<T> {
+impl<T: Subject + StdTraits> BeapiJob<T> {
     /// A run whose builders `choose` picks when it starts (a resumed run
     /// keeps those it started with).
     pub fn new(config: BeapiConfig, name: String, command: Option<String>, choose: ChooseBuilders) -> Self {
@@ -113,7 +142,7 @@ impl<T: Subject> BeapiJob<T> {
     }
 }
 
-impl<T: Subject> Job for BeapiJob<T> {
+impl<T: Subject + StdTraits> Job for BeapiJob<T> {
     type Fold = BeapiReport;
 
     fn run(&self, start: Start<'_, BeapiReport>, out: &mut dyn Sink) -> Result<(), ConfigError> {
@@ -128,6 +157,11 @@ impl<T: Subject> Job for BeapiJob<T> {
         let command = self.command.as_ref().map(|c| format!("{c} --builders {}", builders.join(",")));
         let cx = Context { run: 0, killed: start.killed, stop: Some(start.stop), out, replay: command.clone() };
         let mut search = Search::<T>::new(&config, &builders, cx)?;
+        if let Some(debug) = T::std_traits().debug {
+            search.audit_skips(debug);
+        }
+        // The events name the operations checked, as they name the builders.
+        let config = BeapiConfig { check: Check::Named(search.checked_names()), ..config.clone() };
         match resumed {
             Some(report) => search.resume(report)?,
             None => {
@@ -185,6 +219,7 @@ pub fn reach<T: Subject>(
     }
     let mut count = Count::default();
     let cx = Context { run, killed, stop, out: &mut count, replay: None };
+    let config = &BeapiConfig { check: Check::None, ..config.clone() };
     let stopped = Search::<T>::new(config, builders, cx)?.run();
     Ok((Reach { field_values: count.1.total(), structures: count.0 }, stopped))
 }
@@ -200,7 +235,8 @@ pub fn state_graph<T: Subject>(
     killed: &[Killed],
     stop: Option<&StopFlag>,
 ) -> Result<(StateGraph, Stop), ConfigError> {
-    let config = BeapiConfig { graphs: false, record_canonical: false, pictures: 0, ..config.clone() };
+    let config =
+        BeapiConfig { graphs: false, record_canonical: false, pictures: 0, check: Check::None, ..config.clone() };
     let cx = Context { run, killed, stop, out: &mut (), replay: None };
     let mut search = Search::<T>::new(&config, builders, cx)?;
     search.record_graph();
@@ -230,6 +266,7 @@ pub(crate) fn other_structures<S: Subject>(
     let ops = S::operations();
     let config = &BeapiConfig {
         builders: Builders::All,
+        check: Check::None,
         max_length: None,
         state_matching: true,
         omit: Vec::new(),

@@ -52,6 +52,8 @@ pub struct BeapiReport {
     pub operations: Vec<OperationInfo>,
     /// Names of the operations used to extend sequences.
     pub builders: Vec<String>,
+    /// Names of the operations called on every kept structure to check it.
+    pub checked: Vec<String>,
     pub structures: Vec<Structure>,
     /// Structures made, as the counts say: a fold that skips structure
     /// events (a supervisor that does not write them) still knows how many.
@@ -60,6 +62,13 @@ pub struct BeapiReport {
     pub levels: Vec<LevelStats>,
     /// Sequences executed.
     pub explored: u64,
+    /// Calls of the checked operations.
+    pub checked_calls: u64,
+    /// Calls of each operation, by its index in `operations`, builders'
+    /// and checks' (shorter when the last ones were not called).
+    pub operation_calls: Vec<u64>,
+    /// Calls of each operation dropped as misuse, indexed as `operation_calls`.
+    pub operation_misuses: Vec<u64>,
     /// Sequences dropped as API misuse.
     pub misuses: u64,
     /// Sequences dropped because a structure passed the scope.
@@ -89,6 +98,9 @@ impl Fold for BeapiReport {
                     self.scope = config.scope;
                     if let super::Builders::Named(names) = &config.builders {
                         self.builders = names.clone();
+                    }
+                    if let super::Check::Named(names) = &config.check {
+                        self.checked = names.clone();
                     }
                     self.config = Some(config);
                 }
@@ -124,6 +136,9 @@ impl Fold for BeapiReport {
 impl BeapiReport {
     fn take_counts(&mut self, counts: &crate::events::Counts, groups: &[u64], seconds: f64) {
         self.explored = counts.explored;
+        self.checked_calls = counts.checked;
+        self.operation_calls = counts.operation_calls.clone();
+        self.operation_misuses = counts.operation_misuses.clone();
         self.counted = counts.structures;
         self.misuses = counts.misuses;
         self.out_of_scope = counts.out_of_scope;
@@ -145,6 +160,12 @@ impl BeapiReport {
     /// How many sequences failed, over all groups.
     pub fn failure_count(&self) -> u64 {
         self.failures.iter().map(|f| f.count).sum()
+    }
+
+    /// Calls of operation `op` (by index), and how many were misuse.
+    pub fn calls_of(&self, op: usize) -> (u64, u64) {
+        let at = |counts: &[u64]| counts.get(op).copied().unwrap_or(0);
+        (at(&self.operation_calls), at(&self.operation_misuses))
     }
 
     /// Whether the run stopped before it was done (time or memory limit, an interrupt).

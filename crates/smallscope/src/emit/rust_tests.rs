@@ -1,10 +1,20 @@
-//! A Rust test file: one test per structure, rebuilt through the API.
+//! A Rust test file: one test per structure, rebuilt through the API; or,
+//! for more structures than a reader would look at one by one, the
+//! structures as a table that a few tests rebuild and check, row by row,
+//! so that the file compiles in seconds whatever the count.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use crate::api::OperationInfo;
 use crate::beapi::BeapiReport;
-use crate::sequence::Program;
+use crate::sequence::{Call, Operand, Output, Program, Step, StepArg};
+
+/// Above this many structure tests a file holds a table instead.
+pub const TABLE_ABOVE: usize = 500;
+
+/// Rows of the table each generated test checks.
+const ROWS_PER_TEST: usize = 4096;
 
 /// How to write the test file.
 #[derive(Debug, Clone, Default)]
@@ -26,6 +36,9 @@ pub struct RustTestOptions {
     /// Whether the failure witnesses are in this file, `#[ignore]`d, or
     /// written apart by [`rust_failing_tests`].
     pub witnesses: Witnesses,
+    /// Write a table instead of one test per structure above this many
+    /// structures (`None`: [`TABLE_ABOVE`]).
+    pub table_above: Option<usize>,
 }
 
 /// Where [`rust_tests`] puts the failure witnesses.
@@ -49,6 +62,16 @@ pub fn type_expr(type_name: &str) -> String {
 /// The test file for `report`. Every structure test must pass; failure
 /// witnesses are `#[ignore]`d tests that reproduce the failure when run.
 pub fn rust_tests(report: &BeapiReport, options: &RustTestOptions) -> String {
+    let chosen = |index: &usize| options.only.as_ref().is_none_or(|only| only.contains(index));
+    let limit = options.max_tests.unwrap_or(usize::MAX);
+    let tested: Vec<usize> = (report.counted_structures())
+        .filter(|(index, structure)| chosen(index) && structure.canonical.is_some())
+        .map(|(index, _)| index)
+        .take(limit)
+        .collect();
+    if tested.len() > options.table_above.unwrap_or(TABLE_ABOVE) {
+        return table_tests(report, options, &tested);
+    }
     let ty = type_expr(&report.subject);
     let mut out = header(
         report,
@@ -60,11 +83,9 @@ pub fn rust_tests(report: &BeapiReport, options: &RustTestOptions) -> String {
     writeln!(out, "const OMIT: &[&str] = &[{}];\n", omit.join(", ")).unwrap();
     out.push_str("fn canonical<T: smallscope::Heap>(value: &T) -> String {\n");
     out.push_str("    smallscope::heap::canonical_text_omitting(value, OMIT).expect(\"omitted fields exist\")\n}\n");
-    let limit = options.max_tests.unwrap_or(usize::MAX);
     let mut names = Vec::new();
-    let chosen = |index: &usize| options.only.as_ref().is_none_or(|only| only.contains(index));
-    for (index, structure) in report.counted_structures().filter(|(index, _)| chosen(index)).take(limit) {
-        let Some(canonical) = &structure.canonical else { continue };
+    for &index in &tested {
+        let canonical = report.structures[index].canonical.as_ref().expect("tested structures have one");
         let program = report.program(index);
         let name = unique_name(&mut names, test_name(&program, &report.operations, index));
         writeln!(out, "\n#[test]\nfn {name}() {{").unwrap();
@@ -85,6 +106,181 @@ pub fn rust_tests(report: &BeapiReport, options: &RustTestOptions) -> String {
         write_witnesses(&mut out, report, options, &mut names, true);
     }
     out
+}
+
+/// The file for many structures: a table of rows, each the call that makes
+/// a structure from earlier ones and the canonical form it must have, read
+/// by tests of [`ROWS_PER_TEST`] rows each.
+fn table_tests(report: &BeapiReport, options: &RustTestOptions, tested: &[usize]) -> String {
+    let ty = type_expr(&report.subject);
+    let each = "Each test rebuilds the structures of its rows of `STRUCTURES` through the API and checks their \
+                canonical forms.";
+    let mut out = header(report, options, "the structures BEAPI built for", each);
+    let omit: Vec<String> = options.omit.iter().map(|f| format!("{f:?}")).collect();
+    writeln!(out, "const OMIT: &[&str] = &[{}];\n", omit.join(", ")).unwrap();
+    // Rows up to the last tested structure: the others are their inputs.
+    let rows = tested.last().map_or(0, |last| last + 1);
+    let mut calls: HashMap<Vec<String>, usize> = HashMap::new();
+    let mut arms = Vec::new();
+    let mut labels = Vec::new();
+    let mut table = String::new();
+    for (index, structure) in report.structures[..rows].iter().enumerate() {
+        let (arm, label) = make_arm(&structure.step, &report.operations, &ty);
+        let call = *calls.entry(arm.clone()).or_insert_with(|| {
+            arms.push(arm);
+            labels.push(label);
+            arms.len() - 1
+        });
+        let inputs: Vec<String> = (structure.step.args.iter())
+            .filter_map(|a| match a {
+                StepArg::Structure(s) => Some(s.to_string()),
+                StepArg::Literal(_) => None,
+            })
+            .collect();
+        let inputs = if inputs.is_empty() { "-".to_owned() } else { inputs.join(",") };
+        let canonical = match tested.binary_search(&index) {
+            Ok(_) => structure.canonical.as_deref().unwrap_or("?"),
+            // An input only: not checked.
+            Err(_) => "?",
+        };
+        writeln!(table, "{call} {inputs} {canonical}").unwrap();
+    }
+    out.push_str(&format!(
+        "\n/// One row per structure: the case of `make` that builds it, the rows it\n\
+         /// takes (`-`: none), and its canonical form (`?`: an input, not checked).\n\
+         const STRUCTURES: &str = {};\n",
+        raw_string(&table)
+    ));
+    writeln!(out, "\n/// Case `call` of `make` as text, for messages.").unwrap();
+    writeln!(out, "fn call_text(call: usize) -> &'static str {{\n    match call {{").unwrap();
+    for (call, label) in labels.iter().enumerate() {
+        writeln!(out, "        {call} => {label:?},").unwrap();
+    }
+    writeln!(out, "        _ => \"?\",\n    }}\n}}").unwrap();
+    writeln!(out, "\n/// Makes a structure by case `call` from the structures it takes.").unwrap();
+    writeln!(out, "fn make(call: usize, inputs: Vec<{ty}>) -> {ty} {{").unwrap();
+    writeln!(out, "    let mut inputs = inputs.into_iter();").unwrap();
+    writeln!(out, "    match call {{").unwrap();
+    for (call, arm) in arms.iter().enumerate() {
+        writeln!(out, "        {call} => {{").unwrap();
+        for line in arm {
+            writeln!(out, "            {line}").unwrap();
+        }
+        writeln!(out, "        }}").unwrap();
+    }
+    writeln!(out, "        _ => unreachable!(\"no case {{call}}\"),\n    }}\n}}").unwrap();
+    let rep_ok = if options.has_rep_ok { rep_ok_holds("value") } else { String::new() };
+    let check = options.check.as_ref().map(|c| format!("{c}(&value);")).unwrap_or_default();
+    out.push_str(&TABLE_READER.replace("TYPE", &ty).replace("REP_OK", &rep_ok).replace("CHECK", &check));
+    for start in (0..tested.len()).step_by(ROWS_PER_TEST) {
+        let chunk = &tested[start..tested.len().min(start + ROWS_PER_TEST)];
+        let (first, last) = (chunk[0], chunk[chunk.len() - 1]);
+        writeln!(out, "\n#[test]\nfn structures_{first}_to_{last}() {{\n    check_rows({first}..={last});\n}}")
+            .unwrap();
+    }
+    if options.witnesses == Witnesses::Ignored {
+        write_witnesses(&mut out, report, options, &mut Vec::new(), true);
+    }
+    out
+}
+
+/// What a table file reads its rows with; `TYPE`, `REP_OK` and `CHECK` are
+/// filled in.
+const TABLE_READER: &str = r#"
+fn canonical<T: smallscope::Heap>(value: &T) -> String {
+    smallscope::heap::canonical_text_omitting(value, OMIT).expect("omitted fields exist")
+}
+
+struct Row {
+    call: usize,
+    inputs: Vec<usize>,
+    canonical: &'static str,
+}
+
+fn rows() -> &'static [Row] {
+    static ROWS: std::sync::OnceLock<Vec<Row>> = std::sync::OnceLock::new();
+    ROWS.get_or_init(|| {
+        let row = |line: &'static str| {
+            let mut parts = line.splitn(3, ' ');
+            let mut next = || parts.next().expect("a row has three parts");
+            let call = next().parse().expect("a case number");
+            let inputs = match next() {
+                "-" => Vec::new(),
+                list => list.split(',').map(|i| i.parse().expect("a row number")).collect(),
+            };
+            Row { call, inputs, canonical: next() }
+        };
+        STRUCTURES.lines().filter(|line| !line.is_empty()).map(row).collect()
+    })
+}
+
+fn build(index: usize) -> TYPE {
+    let inputs = rows()[index].inputs.iter().map(|&input| build(input)).collect();
+    make(rows()[index].call, inputs)
+}
+
+/// The calls that build row `index`, as text.
+fn described(index: usize) -> String {
+    let row = &rows()[index];
+    let mut calls: Vec<String> = row.inputs.iter().map(|&input| described(input)).collect();
+    calls.push(call_text(row.call).to_owned());
+    calls.join("; ")
+}
+
+fn check_rows(rows_checked: std::ops::RangeInclusive<usize>) {
+    for index in rows_checked {
+        if rows()[index].canonical == "?" {
+            continue;
+        }
+        let value = build(index);
+        let expected = rows()[index].canonical;
+        assert_eq!(canonical(&value), expected, "structure {index}, built by {}", described(index));
+        let holds = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            REP_OK
+            CHECK
+        }));
+        if let Err(panic) = holds {
+            eprintln!("structure {index}, built by {}", described(index));
+            std::panic::resume_unwind(panic);
+        }
+    }
+}
+"#;
+
+/// `make`'s case for `step`: the lines of a block that binds the
+/// structures it takes, calls, and yields the structure made; and the call
+/// as text.
+fn make_arm(step: &Step, ops: &[OperationInfo], ty: &str) -> (Vec<String>, String) {
+    let mut inputs = 0u32;
+    let operands: Vec<Operand> = (step.args.iter())
+        .map(|arg| match arg {
+            StepArg::Structure(_) => {
+                inputs += 1;
+                Operand::Var(inputs - 1)
+            }
+            StepArg::Literal(literal) => Operand::Literal(literal.clone()),
+        })
+        .collect();
+    let (binds, result) = match step.output {
+        Output::Result => (Some(inputs), inputs),
+        Output::Param(slot) => match operands[usize::from(slot)] {
+            Operand::Var(v) => (None, v),
+            Operand::Literal(_) => unreachable!("a structure comes out of a structure slot"),
+        },
+    };
+    let program = Program { calls: vec![Call { op: step.op, operands, binds }], result: Some(result) };
+    let mut block: Vec<String> =
+        (0..inputs).map(|v| format!("let mut s{v} = inputs.next().expect(\"an input\");")).collect();
+    block.extend(program.to_rust(ops, ty));
+    block.push(format!("s{result}"));
+    (block, program.to_text(ops))
+}
+
+/// `text` as a raw string literal with enough `#`s.
+fn raw_string(text: &str) -> String {
+    let hashes = (0..).find(|&n| !text.contains(&format!("\"{}", "#".repeat(n)))).unwrap_or(0).max(1);
+    let fence = "#".repeat(hashes);
+    format!("r{fence}\"\n{text}\"{fence}")
 }
 
 /// The failure witnesses alone, one test each, failing until the bug is

@@ -187,15 +187,33 @@ impl ObjectGraph {
                 field_name.clear();
                 let _ = write!(field_name, "{class}.{field}");
                 text.clear();
-                value.render(&label, &mut text);
-                f(&field_name, n, &text);
+                match value {
+                    // A collection's value is its length and each element
+                    // at its position: a suite then needs one structure per
+                    // new (position, element), not one per whole collection.
+                    GraphValue::Group(GroupKind::Sequence, elements) => {
+                        let _ = write!(text, "len {}", elements.len());
+                        f(&field_name, n, &text);
+                        for (position, element) in elements.iter().enumerate() {
+                            text.clear();
+                            let _ = write!(text, "[{position}] ");
+                            element.render(&label, &mut text);
+                            f(&field_name, n, &text);
+                        }
+                    }
+                    _ => {
+                        value.render(&label, &mut text);
+                        f(&field_name, n, &text);
+                    }
+                }
             }
         }
     }
 }
 
 /// The field extensions of a set of structures: per `Class.field`, the
-/// `(object number, value)` pairs seen.
+/// `(object number, value)` pairs seen. A collection field's values are its
+/// length (`len 2`) and its elements by position (`[0] 7`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FieldExtensions {
     fields: BTreeMap<String, BTreeSet<(u32, String)>>,
@@ -288,7 +306,9 @@ impl PairNumbers {
 
 /// What an open object, group or `Some` collects while the walk is inside it.
 enum Frame {
-    Object(u32),
+    /// An object, and the field whose value comes next (a value met
+    /// inside that field, in an object of its own, has its own frame).
+    Object(u32, Option<&'static str>),
     Group(GroupKind, Vec<GraphValue>),
     /// `Some(..)` of a value that can itself be null: closes after one value.
     Some,
@@ -299,8 +319,6 @@ enum Frame {
 pub(super) struct GraphBuilder {
     objects: Vec<GraphObject>,
     frames: Vec<Frame>,
-    /// The field of the innermost object whose value comes next.
-    field: Option<&'static str>,
 }
 
 impl GraphBuilder {
@@ -312,8 +330,8 @@ impl GraphBuilder {
     fn deliver(&mut self, mut value: GraphValue) {
         loop {
             match self.frames.last_mut() {
-                Some(Frame::Object(id)) => {
-                    let name = self.field.take().unwrap_or("?");
+                Some(Frame::Object(id, field)) => {
+                    let name = field.take().unwrap_or("(unnamed)");
                     self.objects[*id as usize].fields.push((Cow::Borrowed(name), value));
                     return;
                 }
@@ -342,7 +360,7 @@ impl Sink for &mut GraphBuilder {
         self.deliver(GraphValue::Object(id));
         debug_assert_eq!(id as usize, self.objects.len(), "objects are numbered in the order they are met");
         self.objects.push(GraphObject { class: Cow::Borrowed(class.name), fields: Vec::new() });
-        self.frames.push(Frame::Object(id));
+        self.frames.push(Frame::Object(id, None));
     }
     fn end_object(&mut self) {
         self.frames.pop();
@@ -354,9 +372,9 @@ impl Sink for &mut GraphBuilder {
         self.close_group();
     }
     fn field(&mut self, class: &'static Class, index: usize) {
-        if matches!(self.frames.last(), Some(Frame::Object(_))) {
+        if let Some(Frame::Object(_, field)) = self.frames.last_mut() {
             let name = class.fields[index].name;
-            self.field = Some(name.rsplit('.').next().unwrap_or(name));
+            *field = Some(name.rsplit('.').next().unwrap_or(name));
         }
     }
     fn back_ref(&mut self, id: u32) {
@@ -381,7 +399,7 @@ impl Sink for &mut GraphBuilder {
         };
         match self.frames.last_mut() {
             // An enum object: its variant is a field of its own.
-            Some(Frame::Object(id)) => {
+            Some(Frame::Object(id, _)) => {
                 self.objects[*id as usize].fields.push((Cow::Borrowed(VARIANT_FIELD), GraphValue::Prim(name)));
             }
             Some(Frame::Group(kind, _)) => *kind = GroupKind::Named(name),

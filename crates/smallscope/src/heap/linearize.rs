@@ -18,13 +18,44 @@ use super::{Arena, Class, Heap, ObjRef, ObjectId, Prim, Visitor};
 /// A canonical form: the token sequence of a linearized heap.
 pub type Token = u64;
 
-/// A heap had more objects of one class than the scope allows (or, in a
-/// state key, a longer sequence in a field the class omits).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("more than {limit} objects of class {class}")]
+/// A heap passed a bound: more objects of one class than the scope allows,
+/// or a collection (a `Vec`, map, set or `String`) longer than its bound.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OutOfScope {
     pub class: &'static str,
     pub limit: u32,
+    /// The field of `class` whose collection passed `limit` elements;
+    /// `None` when `class` had more than `limit` objects.
+    pub field: Option<&'static str>,
+}
+
+impl std::fmt::Display for OutOfScope {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.field {
+            None => write!(f, "more than {} objects of class {}", self.limit, self.class),
+            Some(field) => write!(f, "more than {} elements in {}.{field}", self.limit, self.class),
+        }
+    }
+}
+
+impl std::error::Error for OutOfScope {}
+
+/// A field that held a collection during some walk: what a run's
+/// collection bound applies to.
+#[derive(Debug, Clone, Copy)]
+pub struct CollectionField {
+    pub class: &'static Class,
+    /// The field's index in `class`.
+    pub index: usize,
+    /// A `String` (bounded in characters), not a collection of elements.
+    pub string: bool,
+}
+
+impl CollectionField {
+    /// `Class.field`.
+    pub fn name(&self) -> String {
+        format!("{}.{}", self.class.name, self.class.fields[self.index].name)
+    }
 }
 
 /// An owned canonical form, for storing and comparing.
@@ -85,13 +116,33 @@ impl Linearizer {
     /// Walks the fields classes `#[heap(omit)]` too: the whole state the
     /// walk can see, which is what state matching keys on (see
     /// [`crate::heap`] on hidden state), rather than the canonical form.
-    /// The limit bounds that state as it bounds the rest: objects reached
-    /// through omitted fields count, and a sequence in an omitted field may
-    /// not be longer than the limit (a free list that grows with every
-    /// call would otherwise give a search without end).
+    /// The limits bound that state as they bound the rest: objects reached
+    /// through omitted fields count, and so do the lengths of their
+    /// collections (a free list that grows with every call would otherwise
+    /// give a search without end).
     pub fn every_field(mut self) -> Self {
         self.state.every_field = true;
         self
+    }
+
+    /// Allows at most `limit` elements in each collection of values or
+    /// objects (`Vec`, `VecDeque`, maps, sets; characters of a `String`),
+    /// so that a type whose state is a growing `Vec<u8>` has finitely many
+    /// states in scope. Arrays, whose length is their type's, are not bounded.
+    pub fn collections(mut self, limit: Option<u32>) -> Self {
+        self.state.collection_limit = limit.unwrap_or(u32::MAX);
+        self
+    }
+
+    /// The collection limit, if one was set.
+    pub fn collection_limit(&self) -> Option<u32> {
+        (self.state.collection_limit != u32::MAX).then_some(self.state.collection_limit)
+    }
+
+    /// Every field that held a collection in some walk so far, in the
+    /// order first met.
+    pub fn collection_fields(&self) -> &[CollectionField] {
+        &self.state.collection_fields
     }
 
     pub fn limit(&self) -> u32 {
@@ -378,12 +429,14 @@ pub(super) fn prim_text(value: Prim<'_>) -> String {
 /// Identity and scope bookkeeping shared by every sink.
 struct DfsState {
     limit: u32,
+    /// Elements allowed in a collection (`u32::MAX`: any number).
+    collection_limit: u32,
     omitted: Vec<(&'static Class, usize)>,
     /// Walk `#[heap(omit)]` fields too (a state key, not a canonical form).
     every_field: bool,
-    /// While an omitted field's value is walked: the depth (`current.len()`)
-    /// of the object it belongs to.
-    omitted_at: Option<usize>,
+    /// The field whose value is being walked, which a collection belongs to.
+    field_now: Option<(&'static Class, usize)>,
+    collection_fields: Vec<CollectionField>,
     /// Object identity → id. Small heaps use the vector; large ones the map.
     ids: Vec<(ObjectId, u32)>,
     id_map: FxHashMap<ObjectId, u32>,
@@ -401,9 +454,11 @@ impl DfsState {
     fn new(limit: u32) -> Self {
         DfsState {
             limit,
+            collection_limit: u32::MAX,
             omitted: Vec::new(),
             every_field: false,
-            omitted_at: None,
+            field_now: None,
+            collection_fields: Vec::new(),
             ids: Vec::new(),
             id_map: FxHashMap::default(),
             counts: Vec::new(),
@@ -421,7 +476,7 @@ impl DfsState {
         self.arenas.clear();
         self.next_id = 0;
         self.out_of_scope = None;
-        self.omitted_at = None;
+        self.field_now = None;
         self.current.clear();
     }
 
@@ -459,18 +514,31 @@ impl DfsState {
             }
         };
         if count > self.limit {
-            self.out_of_scope = Some(OutOfScope { class: class.name, limit: self.limit });
+            self.out_of_scope = Some(OutOfScope { class: class.name, limit: self.limit, field: None });
             false
         } else {
             true
         }
     }
 
-    /// Leaves the object being walked (and any omitted field of it).
-    fn leave(&mut self) {
-        self.current.pop();
-        if self.omitted_at.is_some_and(|depth| depth > self.current.len()) {
-            self.omitted_at = None;
+    /// Notes a collection of `len` elements (characters, for a string) in
+    /// the field being walked, and passes the scope if it is too long.
+    fn collection(&mut self, len: usize, string: bool) {
+        let Some((class, index)) = self.field_now else {
+            // A hand-written walk that announced no field: bounded all the same.
+            if len > self.collection_limit as usize && self.out_of_scope.is_none() {
+                let class = self.current.last().map_or("the root", |c| c.name);
+                let limit = self.collection_limit;
+                self.out_of_scope = Some(OutOfScope { class, limit, field: Some("(a collection in no field)") });
+            }
+            return;
+        };
+        if !self.collection_fields.iter().any(|c| std::ptr::eq(c.class, class) && c.index == index) {
+            self.collection_fields.push(CollectionField { class, index, string });
+        }
+        if len > self.collection_limit as usize && self.out_of_scope.is_none() {
+            let field = Some(class.fields[index].name);
+            self.out_of_scope = Some(OutOfScope { class: class.name, limit: self.collection_limit, field });
         }
     }
 
@@ -504,8 +572,11 @@ impl<S: Sink> Dfs<'_, S> {
         self.state.next_id = self.state.next_id.max(id + 1);
         self.sink.begin_object(id, class);
         self.state.current.push(class);
+        // The object's fields are walked inside the field that reached it.
+        let field = self.state.field_now.take();
         value.walk(self);
-        self.state.leave();
+        self.state.field_now = field;
+        self.state.current.pop();
         self.sink.end_object();
     }
 }
@@ -515,16 +586,7 @@ impl<S: Sink> Visitor for Dfs<'_, S> {
         if self.state.out_of_scope.is_some() || self.state.is_omitted(class, index) {
             return false;
         }
-        if self.state.every_field {
-            // A field of the object whose omitted field was walked ends that walk.
-            let depth = self.state.current.len();
-            if self.state.omitted_at == Some(depth) {
-                self.state.omitted_at = None;
-            }
-            if self.state.omitted_at.is_none() && class.fields[index].omit {
-                self.state.omitted_at = Some(depth);
-            }
-        }
+        self.state.field_now = Some((class, index));
         self.sink.field(class, index);
         true
     }
@@ -538,6 +600,10 @@ impl<S: Sink> Visitor for Dfs<'_, S> {
     }
 
     fn prim(&mut self, value: Prim<'_>) {
+        if let Prim::Str(text) = value {
+            let long = self.state.collection_limit != u32::MAX && text.len() > self.state.collection_limit as usize;
+            self.state.collection(if long { text.chars().count() } else { 0 }, true);
+        }
         self.sink.prim(value);
     }
 
@@ -547,10 +613,11 @@ impl<S: Sink> Visitor for Dfs<'_, S> {
     }
 
     fn seq_begin(&mut self, len: usize) {
-        if self.state.omitted_at.is_some() && len > self.state.limit as usize && self.state.out_of_scope.is_none() {
-            let class = self.state.current.last().map_or("?", |c| c.name);
-            self.state.out_of_scope = Some(OutOfScope { class, limit: self.state.limit });
-        }
+        self.state.collection(len, false);
+        self.sink.seq_begin(len);
+    }
+
+    fn array_begin(&mut self, len: usize) {
         self.sink.seq_begin(len);
     }
 
@@ -572,8 +639,10 @@ impl<S: Sink> Visitor for Dfs<'_, S> {
         }
         self.sink.begin_inline(class);
         self.state.current.push(class);
+        let field = self.state.field_now.take();
         value.walk(self);
-        self.state.leave();
+        self.state.field_now = field;
+        self.state.current.pop();
         self.sink.end_inline();
     }
 

@@ -87,6 +87,7 @@
 //!             fields: &[Field { name: "keys", omit: false }],
 //!             variants: &[],
 //!             hides_fields: false,
+//!             skipped: &[],
 //!             null_variant: None,
 //!         };
 //!         &CLASS
@@ -145,7 +146,9 @@ mod value;
 
 pub use contents::{shallow_clone_note, shared_objects, shares_objects, CloneAudit};
 pub use extension::{FieldExtensions, GraphObject, GraphValue, GroupKind, ObjectGraph, PairNumbers, VARIANT_FIELD};
-pub use linearize::{canonical_text, canonical_text_omitting, Canonical, CanonicalText, Linearizer, OutOfScope, Token};
+pub use linearize::{
+    canonical_text, canonical_text_omitting, Canonical, CanonicalText, CollectionField, Linearizer, OutOfScope, Token,
+};
 pub use schema::Schema;
 pub use value::{Arena, HeapValue, IndexLink};
 
@@ -161,6 +164,8 @@ pub struct Class {
     /// Whether some field is `#[heap(skip)]` or `#[heap(omit)]`: then two
     /// values with one canonical form may still differ.
     pub hides_fields: bool,
+    /// The `#[heap(skip)]` fields, which no walk sees, for notes.
+    pub skipped: &'static [&'static str],
     /// For an enum, the index of its `#[heap(null)]` variant: the values
     /// whose [`Heap::is_null`] is true.
     pub null_variant: Option<u32>,
@@ -274,6 +279,12 @@ pub trait Visitor {
     /// A sequence (`Vec`, array, set, map) of `len` values follows, closed by [`Visitor::seq_end`].
     fn seq_begin(&mut self, len: usize);
     fn seq_end(&mut self);
+    /// An array of `len` values follows, closed by [`Visitor::seq_end`]:
+    /// a sequence whose length is fixed by its type, so no collection
+    /// bound applies to it.
+    fn array_begin(&mut self, len: usize) {
+        self.seq_begin(len);
+    }
     /// A tuple (or a map entry) of `arity` values follows, closed by
     /// [`Visitor::tuple_end`]. Its length is fixed by its type, so it is not
     /// bounded by the scope as an omitted sequence is. By default a sequence.

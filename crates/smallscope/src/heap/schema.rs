@@ -40,6 +40,11 @@ impl Schema {
         self.classes.iter().any(|c| c.hides_fields)
     }
 
+    /// Whether some class has `#[heap(skip)]` fields, which no walk sees.
+    pub fn skips_fields(&self) -> bool {
+        self.classes.iter().any(|c| !c.skipped.is_empty())
+    }
+
     /// Whether some class walks a field it leaves out of the canonical form (`#[heap(omit)]`).
     pub fn omits_fields(&self) -> bool {
         self.classes.iter().any(|c| c.fields.iter().any(|f| f.omit))

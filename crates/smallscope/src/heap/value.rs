@@ -183,7 +183,11 @@ impl<T: HeapValue> HeapValue for Vec<T> {
 
 impl<T: HeapValue, const N: usize> HeapValue for [T; N] {
     fn visit(&self, visitor: &mut dyn Visitor) {
-        visit_sequence(N, self, visitor);
+        visitor.array_begin(N);
+        for value in self {
+            value.visit(visitor);
+        }
+        visitor.seq_end();
     }
     fn collect_classes(schema: &mut Schema) {
         T::collect_classes(schema);
@@ -391,5 +395,32 @@ impl IndexLink for u32 {
 impl IndexLink for Option<u32> {
     fn visit_link(&self, arena: &'static str, visitor: &mut dyn Visitor) {
         visitor.arena_link(arena, self.map(|i| i as usize));
+    }
+}
+
+/// Links in order, as a sequence: a free list whose slots are state (a
+/// freed slot's generation, read when the slot is reused).
+fn visit_links<'a, L: IndexLink + 'a>(
+    len: usize,
+    links: impl IntoIterator<Item = &'a L>,
+    arena: &'static str,
+    visitor: &mut dyn Visitor,
+) {
+    visitor.seq_begin(len);
+    for link in links {
+        link.visit_link(arena, visitor);
+    }
+    visitor.seq_end();
+}
+
+impl<L: IndexLink> IndexLink for Vec<L> {
+    fn visit_link(&self, arena: &'static str, visitor: &mut dyn Visitor) {
+        visit_links(self.len(), self, arena, visitor);
+    }
+}
+
+impl<L: IndexLink> IndexLink for VecDeque<L> {
+    fn visit_link(&self, arena: &'static str, visitor: &mut dyn Visitor) {
+        visit_links(self.len(), self, arena, visitor);
     }
 }

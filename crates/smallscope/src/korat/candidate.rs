@@ -379,7 +379,12 @@ impl<E: FieldType> FieldType for Array<E> {
     type Out<'c> = ArrayView<'c, E>;
     const FIXED_WIDTH: bool = false;
     fn kind(space: &mut SpaceBuilder, n: i64, bounds: &Bounds) -> FieldKind {
-        let lengths = bound_values(space, bounds.field, &bounds.length, "lengths: #[korat(length = A..B)]");
+        // As BEAPI bounds a collection, an array holds at most `n` elements
+        // unless its declaration says otherwise.
+        let lengths = match bounds.length {
+            None => (0..=n.max(0)).collect(),
+            Some(_) => bound_values(space, bounds.field, &bounds.length, "lengths: #[korat(length = A..B)]"),
+        };
         let element = E::kind(space, n, bounds);
         if matches!(element, FieldKind::Array { .. }) {
             space.error(format!("{}: arrays of arrays are not supported", bounds.field));

@@ -389,6 +389,7 @@ impl Job for KoratJob {
                     structures: (counts.structures - structures_before) as usize,
                     explored: counts.explored - explored_before,
                     seconds: level_started.elapsed().as_secs_f64(),
+                    ..LevelStats::default()
                 }));
                 // A resumed run starts at the next search, not again at this one's end.
                 let resume = super::Resume {

@@ -275,7 +275,11 @@ pub fn legal_programs<T: Subject + StdTraits>(
     let ops = api_operations::<T>(config)?;
     let traits = T::std_traits();
     let misuse = misuse_patterns(config)?;
-    let exec = Executor::new(&ops, &[], &misuse, traits.clone, killed).numbered_from(run_base);
+    // A value that broke its invariant is not extended: what a call does
+    // to a broken value says nothing of the call (and a walk over a broken
+    // list may never end).
+    let contracts: Vec<Box<dyn Contract<T>>> = if T::HAS_REP_OK { vec![Box::new(contract::RepOk)] } else { Vec::new() };
+    let exec = Executor::new(&ops, &contracts, &misuse, traits.clone, killed).numbered_from(run_base);
     let outlet = Outlet { out: &mut (), stop, command: None, seconds_before: 0.0 };
     let others = OtherDomains::of(&ops, &config.other_settings(), killed, stop);
     let mut generator = Generator::new(config, exec.memoized(), traits, outlet, others);
