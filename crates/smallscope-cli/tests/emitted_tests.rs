@@ -185,3 +185,62 @@ fn random_regression_tests_catch_the_planted_remove_bug() {
 /// Seeds 0-10 but 6 catch it (measured with 200 tests, 5 000 sequences);
 /// the bug shows only when `remove` hits the last element.
 const SEEDS: [u64; 4] = [0, 1, 2, 3];
+
+/// Search trees over `keys` keys with at most `nodes` nodes: for each size
+/// `k`, a choice of `k` keys and one of the Catalan(`k`) shapes.
+fn search_trees(keys: u64, nodes: u64) -> u64 {
+    let binomial = |n: u64, k: u64| (0..k).fold(1u64, |acc, i| acc * (n - i) / (i + 1));
+    let catalan = |k: u64| binomial(2 * k, k) / (k + 1);
+    (0..=nodes).map(|k| binomial(keys, k) * catalan(k)).sum()
+}
+
+/// Runs `smallscope beapi args.. --emit-tests file --format json`; the structure count.
+fn emit_with(args: &[&str], file: &Path) -> u64 {
+    let output = Command::new(env!("CARGO_BIN_EXE_smallscope"))
+        .args(["beapi", "--format", "json", "--no-cache", "--emit-tests"])
+        .arg(file)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(output.status.code().unwrap() <= 1, "{}", String::from_utf8_lossy(&output.stderr));
+    let summary: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    summary["structures"].as_u64().unwrap()
+}
+
+/// A file for tens of thousands of structures holds them as a table, read
+/// by a test per 4096 rows: it compiles in seconds and checks every one;
+/// and a row that does not rebuild to its canonical form is named.
+#[test]
+fn a_table_of_ninety_thousand_structures_compiles_and_checks_every_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let krate = temp_crate(dir.path(), "table-tests");
+    let file = krate.tests_dir().join("search_trees.rs");
+    let args = ["bst", "--scope", "7", "--ints", "0..10", "--builders", "new,add", "--check", "none"];
+    let structures = emit_with(&args, &file);
+    assert_eq!(structures, search_trees(10, 7));
+    assert_eq!(structures, 93_425);
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("const STRUCTURES: &str"), "not a table");
+    let tests = structures.div_ceil(4096);
+    assert_eq!(text.matches("#[test]").count() as u64, tests);
+    let megabytes = text.len() as f64 / 1e6;
+    assert!(megabytes < 8.0, "{megabytes:.1} MB");
+
+    // A smaller table, with one row's canonical form changed.
+    let broken = krate.tests_dir().join("broken_row.rs");
+    let ncl = emit_with(&["ncl", "--scope", "5", "--builders", "all", "--check", "none"], &broken);
+    assert!(ncl > 500, "{ncl} structures make no table");
+    let table = std::fs::read_to_string(&broken).unwrap();
+    let row = table.lines().filter(|l| l.starts_with(char::is_numeric) && !l.ends_with(" ?")).nth(100).unwrap();
+    let (head, _) = row.rsplit_once(' ').unwrap();
+    std::fs::write(&broken, table.replacen(row, &format!("{head} {}", "0".repeat(32)), 1)).unwrap();
+
+    let started = std::time::Instant::now();
+    let run = krate.cargo_test_file("search_trees");
+    assert!(run.success, "{}", run.text);
+    assert_eq!(run.passed(), tests, "{}", run.text);
+    eprintln!("{structures} structures in {megabytes:.1} MB: built and checked in {:?}", started.elapsed());
+    let run = krate.cargo_test_file("broken_row");
+    assert!(!run.success, "the changed row passes: {}", run.text);
+    assert!(run.text.contains(", by s0 = new()"), "{}", run.text);
+}

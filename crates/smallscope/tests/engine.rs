@@ -97,6 +97,12 @@ fn names(list: &[&str]) -> Builders {
     Builders::Named(list.iter().map(|s| s.to_string()).collect())
 }
 
+/// `Seq` stacks built by `new` and `push` over `k` keys.
+fn seq_stacks(scope: u32, k: u64) -> BeapiReport {
+    let builders = names(&["new", "push"]);
+    Beapi::<Seq>::new().check(Check::None).scope(scope).ints(0..k as i64).builders(builders).run().unwrap()
+}
+
 /// Structure `index`'s program as one line of text.
 fn program_text(report: &BeapiReport, index: usize) -> String {
     report.program(index).to_text(&report.operations)
@@ -847,14 +853,8 @@ fn panics_are_failures_grouped_by_message_and_location_with_minimal_witnesses() 
 #[test]
 fn misuse_panic_patterns_turn_matching_panics_into_misuse() {
     let k = 2u64;
-    let report = Beapi::<Panicky>::new()
-        .collection_length(u32::MAX)
-        .scope(1)
-        .ints(0..2)
-        .builders(Builders::All)
-        .misuse_panic("^push overflow$")
-        .run()
-        .unwrap();
+    let panicky = || Beapi::<Panicky>::new().collection_length(u32::MAX).scope(1).ints(0..2).builders(Builders::All);
+    let report = panicky().misuse_panic("^push overflow$").run().unwrap();
     assert_eq!(report.structure_count() as u64, powers(k, 0, 2));
     // Both overflow sites are misuse now; the poke panics stay failures.
     assert_eq!(report.misuses, 2 * k * k * k);
@@ -862,14 +862,7 @@ fn misuse_panic_patterns_turn_matching_panics_into_misuse() {
     assert_eq!(report.failure_count(), 2 * (k + k * k));
     assert!(report.failures.iter().all(|g| g.kind == FailureKind::Panic && g.message.starts_with("poke")));
     // A pattern that matches nothing changes nothing.
-    let report = Beapi::<Panicky>::new()
-        .collection_length(u32::MAX)
-        .scope(1)
-        .ints(0..2)
-        .builders(Builders::All)
-        .misuse_panic("^overflow")
-        .run()
-        .unwrap();
+    let report = panicky().misuse_panic("^overflow").run().unwrap();
     assert_eq!(report.misuses, 0);
     assert_eq!(report.failures.len(), 4);
 }
@@ -975,13 +968,7 @@ fn out_of_scope_structures_are_dropped_and_the_root_counts() {
             // Every append to a full chain passes the scope.
             assert_eq!(report.out_of_scope, k.pow(scope), "chain scope {scope} k {k}");
             // Seq: the root is its own class, so `scope` cells fit besides it.
-            let report = Beapi::<Seq>::new()
-                .check(Check::None)
-                .scope(scope)
-                .ints(0..k as i64)
-                .builders(names(&["new", "push"]))
-                .run()
-                .unwrap();
+            let report = seq_stacks(scope, k);
             assert_eq!(report.structure_count() as u64, powers(k, 0, scope), "seq scope {scope} k {k}");
             assert_eq!(report.out_of_scope, k.pow(scope + 1), "seq scope {scope} k {k}");
         }
@@ -1217,13 +1204,7 @@ fn fingerprint_and_exact_storage_give_identical_reports() {
 #[test]
 fn levels_count_structures_by_sequence_length_and_stop_when_empty() {
     for (scope, k) in [(3u32, 2u64), (2, 3), (4, 1)] {
-        let report = Beapi::<Seq>::new()
-            .check(Check::None)
-            .scope(scope)
-            .ints(0..k as i64)
-            .builders(names(&["new", "push"]))
-            .run()
-            .unwrap();
+        let report = seq_stacks(scope, k);
         // A stack of length j is first made at level j + 1; level scope + 2 adds nothing and ends the search.
         let expected: Vec<u64> = (0..=scope).map(|j| k.pow(j)).chain([0]).collect();
         let got: Vec<u64> = report.levels.iter().map(|l| l.structures as u64).collect();

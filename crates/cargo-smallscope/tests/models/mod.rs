@@ -119,7 +119,11 @@ mod tests {
     #[test]
     fn slot_lists_are_the_sequences() {
         for scope in 1..=4 {
-            assert_eq!(slot_list::structures(scope), (0..=scope as u32).map(|k| scope.pow(k)).sum(), "scope {scope}");
+            assert_eq!(
+                slot_list::structures(scope),
+                (0..=scope as u32).map(|k| scope.pow(k)).sum::<usize>(),
+                "scope {scope}"
+            );
         }
     }
 

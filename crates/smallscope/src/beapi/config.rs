@@ -27,7 +27,7 @@ impl std::str::FromStr for Builders {
             "auto" => Ok(Builders::Auto),
             "all" => Ok(Builders::All),
             "" => Err(ConfigError::Invalid("empty builders list: give auto, all or m1,m2,..".into())),
-            list => Ok(Builders::Named(list.split(',').map(|m| m.trim().to_owned()).collect())),
+            list => Ok(Builders::Named(method_names(list))),
         }
     }
 }
@@ -55,9 +55,14 @@ impl std::str::FromStr for Check {
             "none" => Ok(Check::None),
             "all" => Ok(Check::All),
             "" => Err(ConfigError::Invalid("empty check list: give none, all or m1,m2,..".into())),
-            list => Ok(Check::Named(list.split(',').map(|m| m.trim().to_owned()).collect())),
+            list => Ok(Check::Named(method_names(list))),
         }
     }
+}
+
+/// `m1, m2` as method names.
+fn method_names(list: &str) -> Vec<String> {
+    list.split(',').map(|m| m.trim().to_owned()).collect()
 }
 
 /// How `Builders::Auto` identifies builders that are not in the cache.

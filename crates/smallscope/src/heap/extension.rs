@@ -539,7 +539,42 @@ mod tests {
         let pairs = graph.pairs();
         assert!(pairs.contains(&("Deep.second".into(), 0, "Chain#1".into())), "{pairs:?}");
         assert!(pairs.contains(&("Chain.next".into(), 0, "Chain#2".into())), "{pairs:?}");
-        assert!(pairs.contains(&("Chain.tags".into(), 0, "[(1, true)]".into())), "{pairs:?}");
+        // A collection's pairs: its length, and each element at its position.
+        assert!(pairs.contains(&("Chain.tags".into(), 0, "len 1".into())), "{pairs:?}");
+        assert!(pairs.contains(&("Chain.tags".into(), 0, "[0] (1, true)".into())), "{pairs:?}");
+    }
+
+    #[derive(crate::Heap)]
+    struct TrieNode {
+        children: std::collections::BTreeMap<u8, Box<TrieNode>>,
+        word: bool,
+    }
+
+    #[test]
+    fn a_map_of_objects_names_every_field_and_counts_per_entry() {
+        let node = |children: Vec<(u8, TrieNode)>, word| TrieNode {
+            children: children.into_iter().map(|(k, n)| (k, Box::new(n))).collect(),
+            word,
+        };
+        let leaf = || node(vec![], true);
+        let root = node(vec![(0, node(vec![(1, leaf())], false)), (2, leaf())], false);
+        let graph = Linearizer::new(None).graph(&root).unwrap();
+        let pairs = graph.pairs();
+        // Every pair is named for its field, also after a map entry's object.
+        assert!(
+            pairs.iter().all(|(field, _, _)| field == "TrieNode.children" || field == "TrieNode.word"),
+            "{pairs:?}"
+        );
+        assert!(pairs.contains(&("TrieNode.children".into(), 0, "len 2".into())), "{pairs:?}");
+        assert!(pairs.contains(&("TrieNode.children".into(), 0, "[1] (2, TrieNode#2)".into())), "{pairs:?}");
+        assert!(pairs.contains(&("TrieNode.word".into(), 0, "false".into())), "{pairs:?}");
+        // Two tries that differ in one entry share the other entries' pairs.
+        let mut extensions = FieldExtensions::default();
+        assert!(extensions.add(&graph));
+        let other = node(vec![(0, node(vec![(1, leaf())], false)), (1, leaf())], false);
+        let before = extensions.size("TrieNode.children");
+        assert!(extensions.add(&Linearizer::new(None).graph(&other).unwrap()));
+        assert_eq!(extensions.size("TrieNode.children"), before + 1, "only `[1] (1, TrieNode#2)` is new");
     }
 
     #[derive(crate::Heap)]

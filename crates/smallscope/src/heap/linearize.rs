@@ -186,6 +186,12 @@ pub fn canonical_text<T: Heap>(root: &T) -> String {
     Linearizer::new(None).text(root).expect("no limit was set")
 }
 
+/// A canonical text's 128-bit xxh3 fingerprint, as 32 hex digits: what a
+/// table of generated tests stores for each structure instead of its text.
+pub fn canonical_fingerprint(text: &str) -> String {
+    format!("{:032x}", xxhash_rust::xxh3::xxh3_128(text.as_bytes()))
+}
+
 /// [`canonical_text`] leaving out `Class.field` names, as a run's `omit` does.
 /// Generated tests use it to check a rebuilt structure.
 pub fn canonical_text_omitting<T: Heap>(root: &T, omit: &[&str]) -> Result<String, crate::ConfigError> {

@@ -147,7 +147,8 @@ mod value;
 pub use contents::{shallow_clone_note, shared_objects, shares_objects, CloneAudit};
 pub use extension::{FieldExtensions, GraphObject, GraphValue, GroupKind, ObjectGraph, PairNumbers, VARIANT_FIELD};
 pub use linearize::{
-    canonical_text, canonical_text_omitting, Canonical, CanonicalText, CollectionField, Linearizer, OutOfScope, Token,
+    canonical_fingerprint, canonical_text, canonical_text_omitting, Canonical, CanonicalText, CollectionField,
+    Linearizer, OutOfScope, Token,
 };
 pub use schema::Schema;
 pub use value::{Arena, HeapValue, IndexLink};
