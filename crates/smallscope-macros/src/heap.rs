@@ -327,12 +327,14 @@ fn hides_fields(data: &Data) -> syn::Result<bool> {
     Ok(false)
 }
 
-/// The names of the skipped fields (`Variant.field` in an enum).
+/// The names of the skipped fields (`Variant.field` in an enum) that can
+/// hold state: a `PhantomData` marker never does.
 fn skipped_fields(data: &Data) -> syn::Result<Vec<String>> {
+    let marker = |ty: &syn::Type| matches!(ty, syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "PhantomData"));
     let mut names = Vec::new();
     let mut add = |variant: Option<&syn::Ident>, fields: &Fields| -> syn::Result<()> {
         for (i, field) in fields.iter().enumerate() {
-            if field_attrs(field)?.skip {
+            if field_attrs(field)?.skip && !marker(&field.ty) {
                 let base = field.ident.as_ref().map_or(i.to_string(), ToString::to_string);
                 names.push(variant.map_or(base.clone(), |v| format!("{v}.{base}")));
             }

@@ -321,15 +321,17 @@ impl<'a, T: Subject> Search<'a, T> {
         self.objects = (0..self.structures.len()).map(|_| None).collect();
         // The values the rest of the search extends.
         let keep = if self.keeps_all_objects { 0 } else { resume.frontier_start as usize };
-        // Canonical forms are not in the stream: with omitted fields, states
-        // are linearized again, and an audit of skipped fields sees them again.
-        let by_print = matches!(self.states, StateSet::Fingerprints(_))
-            && self.key_lin.is_none()
-            && self.skips.is_none()
-            && report.structures.iter().all(|s| s.fingerprint.is_some());
         if let Some(skips) = &mut self.skips {
             skips.noted = resume.skips.clone();
         }
+        // Canonical forms are not in the stream: with omitted fields, states
+        // are linearized again, and an audit of skipped fields that goes on
+        // sees them again.
+        let audits = self.skips.as_ref().is_some_and(|s| !s.done(report.structures.len()));
+        let by_print = matches!(self.states, StateSet::Fingerprints(_))
+            && self.key_lin.is_none()
+            && !audits
+            && report.structures.iter().all(|s| s.fingerprint.is_some());
         self.restoring = true;
         for (index, structure) in report.structures.iter().enumerate() {
             if by_print {
@@ -344,7 +346,7 @@ impl<'a, T: Subject> Search<'a, T> {
                     .as_ref()
                     .ok_or_else(|| ConfigError::Invalid(format!("resuming: structure {index} could not be rebuilt")))?;
                 let keys = self.keys_of(value).map_err(|e| ConfigError::Invalid(e.to_string()))?;
-                if let Some(skips) = &mut self.skips {
+                if let Some(skips) = self.skips.as_mut().filter(|s| !s.done(index)) {
                     skips.keep(keys.state.fingerprint(), value, structure.step.op);
                 }
                 self.states.insert(keys.state);
@@ -1034,7 +1036,8 @@ impl<'a, T: Subject> Search<'a, T> {
         }
         // Only for what is kept: with exact storage it is one more hash.
         let print = key.fingerprint();
-        if let Some(skips) = self.skips.as_mut().filter(|s| !s.done()) {
+        let states = self.structures.len();
+        if let Some(skips) = self.skips.as_mut().filter(|s| !s.done(states)) {
             skips.keep(print, &value, call.op as u16);
         }
         if new {
@@ -1073,7 +1076,8 @@ impl<'a, T: Subject> Search<'a, T> {
     /// Notes the skipped fields in which `value`, a state the search knows
     /// (by key `print`), differs from the one it kept.
     fn audit_merge(&mut self, print: u128, value: &T, op: usize) {
-        let Some(skips) = self.skips.as_mut().filter(|s| !s.done()) else { return };
+        let states = self.structures.len();
+        let Some(skips) = self.skips.as_mut().filter(|s| !s.done(states)) else { return };
         for field in skips.merged(print, value, op as u16) {
             let text = merge_note(&field, self.ops[op].name);
             self.cx.out.event(Event::Note(Note { text }));

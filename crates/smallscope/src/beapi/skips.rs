@@ -11,7 +11,11 @@
 //! differ, it names the field and the call once.
 //!
 //! Cost: one `Debug` rendering per output while some skipped field has
-//! not been caught merging, for subjects with skipped fields only.
+//! not been caught merging, for subjects with skipped fields only, and
+//! only until the search has kept [`AUDITED_STATES`] states: merges show
+//! in small structures, and a large run should not pay for the audit. (A
+//! bound on states kept, not on renderings, so that a run resumed after a
+//! restart audits what an uninterrupted one does.)
 
 use std::hash::{BuildHasher as _, Hash as _, Hasher as _};
 
@@ -21,6 +25,9 @@ use crate::api::Subject;
 use crate::events::During;
 use crate::heap::Schema;
 use crate::runner::{run_captured, UserCode};
+
+/// The audit stops once the search has kept this many states.
+pub const AUDITED_STATES: usize = 1 << 16;
 
 /// `Debug` for the subject type, writing into any `fmt::Write`.
 pub(super) type DebugFn<T> = fn(&T, &mut dyn std::fmt::Write) -> std::fmt::Result;
@@ -54,9 +61,10 @@ impl<T: Subject> SkipAudit<T> {
         })
     }
 
-    /// Whether every skipped field was caught already: nothing is left to look for.
-    pub fn done(&self) -> bool {
-        self.fields.iter().all(|(name, _)| self.noted.contains(name))
+    /// Whether the audit is over when the search has kept `states`
+    /// states: past [`AUDITED_STATES`], or every skipped field caught.
+    pub fn done(&self, states: usize) -> bool {
+        states >= AUDITED_STATES || self.fields.iter().all(|(name, _)| self.noted.contains(name))
     }
 
     /// Remembers the skipped fields of a kept state.
