@@ -440,8 +440,10 @@ struct DfsState {
     omitted: Vec<(&'static Class, usize)>,
     /// Walk `#[heap(omit)]` fields too (a state key, not a canonical form).
     every_field: bool,
-    /// The field whose value is being walked, which a collection belongs to.
-    field_now: Option<(&'static Class, usize)>,
+    /// The index of the field of the innermost class (`current`) whose
+    /// value is being walked, which a collection belongs to; `NO_FIELD`
+    /// before the first. (An index only: it is set for every field walked.)
+    field_now: u32,
     collection_fields: Vec<CollectionField>,
     /// Object identity → id. Small heaps use the vector; large ones the map.
     ids: Vec<(ObjectId, u32)>,
@@ -456,6 +458,9 @@ struct DfsState {
 
 const SMALL_HEAP: usize = 32;
 
+/// [`DfsState::field_now`] before a class's first field.
+const NO_FIELD: u32 = u32::MAX;
+
 impl DfsState {
     fn new(limit: u32) -> Self {
         DfsState {
@@ -463,7 +468,7 @@ impl DfsState {
             collection_limit: u32::MAX,
             omitted: Vec::new(),
             every_field: false,
-            field_now: None,
+            field_now: NO_FIELD,
             collection_fields: Vec::new(),
             ids: Vec::new(),
             id_map: FxHashMap::default(),
@@ -482,7 +487,7 @@ impl DfsState {
         self.arenas.clear();
         self.next_id = 0;
         self.out_of_scope = None;
-        self.field_now = None;
+        self.field_now = NO_FIELD;
         self.current.clear();
     }
 
@@ -530,7 +535,9 @@ impl DfsState {
     /// Notes a collection of `len` elements (characters, for a string) in
     /// the field being walked, and passes the scope if it is too long.
     fn collection(&mut self, len: usize, string: bool) {
-        let Some((class, index)) = self.field_now else {
+        let class = self.current.last().copied();
+        let Some((class, index)) = class.filter(|_| self.field_now != NO_FIELD).map(|c| (c, self.field_now as usize))
+        else {
             // A hand-written walk that announced no field: bounded all the same.
             if len > self.collection_limit as usize && self.out_of_scope.is_none() {
                 let class = self.current.last().map_or("the root", |c| c.name);
@@ -579,7 +586,7 @@ impl<S: Sink> Dfs<'_, S> {
         self.sink.begin_object(id, class);
         self.state.current.push(class);
         // The object's fields are walked inside the field that reached it.
-        let field = self.state.field_now.take();
+        let field = std::mem::replace(&mut self.state.field_now, NO_FIELD);
         value.walk(self);
         self.state.field_now = field;
         self.state.current.pop();
@@ -592,7 +599,7 @@ impl<S: Sink> Visitor for Dfs<'_, S> {
         if self.state.out_of_scope.is_some() || self.state.is_omitted(class, index) {
             return false;
         }
-        self.state.field_now = Some((class, index));
+        self.state.field_now = index as u32;
         self.sink.field(class, index);
         true
     }
@@ -645,7 +652,7 @@ impl<S: Sink> Visitor for Dfs<'_, S> {
         }
         self.sink.begin_inline(class);
         self.state.current.push(class);
-        let field = self.state.field_now.take();
+        let field = std::mem::replace(&mut self.state.field_now, NO_FIELD);
         value.walk(self);
         self.state.field_now = field;
         self.state.current.pop();
