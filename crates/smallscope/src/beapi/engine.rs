@@ -168,6 +168,8 @@ pub(super) struct Search<'a, T: Subject> {
     notes: Vec<String>,
     /// The collection fields whose bound a note told of.
     noted_collections: Vec<String>,
+    /// How many collection fields the linearizers had met at the last look.
+    collections_met: usize,
     /// Calls dropped by each bound that a collection passed, named as the
     /// bound is: counts of earlier attempts by name, then this one's.
     cut_before: Vec<(String, u64)>,
@@ -205,9 +207,9 @@ impl<'a, T: Subject> Search<'a, T> {
         let checked = checked_operations(&ops, &config.check, &chosen)?;
         let schema = Schema::of::<T>();
         let omitted = schema.resolve_fields(&config.omit)?;
-        // State matching keys on every field walked (omitted ones and
-        // unreached arena elements too), but a skipped field is in no key:
-        // one key can then hold both valid and broken values.
+        // State matching keys on every field walked, omitted ones too, but a
+        // skipped field is in no key: one key can then hold both valid and
+        // broken values.
         let check_every_output = T::HAS_REP_OK && schema.skips_fields();
         let misuse = config
             .misuse_panics
@@ -272,6 +274,7 @@ impl<'a, T: Subject> Search<'a, T> {
             keys: Vec::new(),
             notes: others.notes,
             noted_collections: Vec::new(),
+            collections_met: 0,
             cut_before: Vec::new(),
             cut: Vec::new(),
             recording: None,
@@ -886,9 +889,9 @@ impl<'a, T: Subject> Search<'a, T> {
                 key_lin.linearize(value).map(|tokens| Keys { state: self.states.key(tokens), form: Some(form) })
             }
         };
-        let seen =
-            self.lin.collection_fields().len() + self.key_lin.as_ref().map_or(0, |l| l.collection_fields().len());
-        if seen > self.noted_collections.len() {
+        let met = self.lin.collection_fields().len() + self.key_lin.as_ref().map_or(0, |l| l.collection_fields().len());
+        if met > self.collections_met {
+            self.collections_met = met;
             self.note_collections();
         }
         keys
@@ -967,21 +970,23 @@ impl<'a, T: Subject> Search<'a, T> {
     /// Checks what a checked call left: every structure it touched or
     /// returned must still satisfy `rep_ok`; then it is dropped.
     fn check_outputs(&mut self, call: &CallSite<'_>, mut args: Vec<Arg<T>>, returned: Returned<T>) {
-        let outputs = args.drain(..).enumerate().filter_map(|(slot, arg)| match arg {
-            Arg::Subject(value) => Some((Output::Param(slot as u8), value)),
-            _ => None,
-        });
-        let result = match returned {
-            Returned::Subject(value) => Some((Output::Result, value)),
-            _ => None,
-        };
-        for (output, value) in outputs.collect::<Vec<_>>().into_iter().chain(result) {
-            if let Some(found) = self.rep_ok_failure(&value, call.op) {
-                self.file(found, &|s| s.call_input(call, Some(output)));
+        for (slot, arg) in args.drain(..).enumerate() {
+            if let Arg::Subject(value) = arg {
+                self.check_output(call, Output::Param(slot as u8), value);
             }
-            self.discard(value, Some(call.op), &|s| s.call_input(call, Some(output)));
         }
         self.args = args;
+        if let Returned::Subject(value) = returned {
+            self.check_output(call, Output::Result, value);
+        }
+    }
+
+    /// Checks one structure a checked call left, then drops it.
+    fn check_output(&mut self, call: &CallSite<'_>, output: Output, value: T) {
+        if let Some(found) = self.rep_ok_failure(&value, call.op) {
+            self.file(found, &|s| s.call_input(call, Some(output)));
+        }
+        self.discard(value, Some(call.op), &|s| s.call_input(call, Some(output)));
     }
 
     /// How `rep_ok` fails on `value`, left by a call of `op`, if it does.
