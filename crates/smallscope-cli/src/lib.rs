@@ -77,6 +77,12 @@ struct Cli {
     /// seconds is a `hang` failure: it is stopped, and the run goes on.
     #[arg(long, global = true, value_name = "SECONDS", default_value_t = 10.0, allow_negative_numbers = true)]
     call_timeout: f64,
+    /// After this many confirmed crashes, hangs or memory runaways of one
+    /// kind in one operation, that operation is quarantined: not called for
+    /// the rest of the run (Korat's search ends there), with a note.
+    #[arg(long, global = true, value_name = "N", default_value_t = smallscope::runner::DEFAULT_MAX_REPEATS,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    max_repeats: u32,
     /// Run the engine in this process instead of a supervised worker: a hang
     /// is still survived, but a stack overflow, an abort or a runaway
     /// allocation in the code under test ends the run.
@@ -254,6 +260,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Ok(run::RunOptions {
             isolation: !cli.no_isolation,
             call_timeout: Some(call_timeout),
+            max_repeats: cli.max_repeats,
             memory_limit,
             out: args.out.clone(),
             resume: args.resume,

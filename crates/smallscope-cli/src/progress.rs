@@ -113,7 +113,12 @@ impl Observer for Watch<'_> {
         }
         // In a thread, only a hang comes here: the thread is left behind.
         let what = if self.isolated { "the worker died" } else { "the engine's thread was left behind" };
-        self.console.line(&format!("{what} ({}: {}); restarting past that input", killed.kind, killed.message));
+        let next = match (killed.confirmed, killed.quarantines) {
+            (false, _) => "running that input again in a fresh worker, to confirm it",
+            (true, false) => "restarting past that input",
+            (true, true) => "restarting past that input; its operation is quarantined from here on",
+        };
+        self.console.line(&format!("{what} ({}: {}); {next}", killed.kind, killed.message));
     }
 
     fn poll(&mut self) -> Control {

@@ -28,6 +28,8 @@ pub struct RunOptions {
     /// Run the engine in worker processes (the default).
     pub isolation: bool,
     pub call_timeout: Option<Duration>,
+    /// Confirmed deaths of one group after which its operation is quarantined.
+    pub max_repeats: u32,
     /// Bytes a worker may allocate.
     pub memory_limit: Option<u64>,
     pub out: Option<PathBuf>,
@@ -97,6 +99,7 @@ pub fn run_observed<F: Fold + Clone + Send + 'static>(
     let interrupts = Interrupts::install()?;
     let console = Console::new();
     let mut supervisor = Supervisor::<F>::new(options.call_timeout);
+    supervisor.max_repeats = options.max_repeats;
     // A worker reads the journal from the staging folder.
     supervisor.journal = (!options.isolation).then(Vec::new);
     if let Some((fold, journal)) = staging.load::<F>()? {

@@ -5,7 +5,7 @@
 //! - **Misbehaviour**: the process dies of `SIGABRT` at once, printing nothing.
 //! - **Finding**: `abort`, during `call`, operation `push`. The abort kills
 //!   the worker; the supervisor reports it and restarts the worker past that
-//!   call (`restarts: 1`), and the run goes on to its end.
+//!   call (`restarts: 2`: once to run it again and confirm it, once past it), and the run goes on to its end.
 //! - **Minimal witness** (`beapi hostile-abort --scope 3 --builders new,push`):
 //!   [`WITNESS`](crate::WITNESS), `s0 = new(); s0.push(1); s0.push(2); s0.push(0)`:
 //!   4 calls, level 4. The run makes 39 structures: all the stacks of length

@@ -9,7 +9,7 @@
 //!   `call`, operation `push` ("memory passed the limit of 64 MiB in this
 //!   call"). The worker counts its allocations and refuses the one that
 //!   passes the limit, which ends the worker; the supervisor reports it and
-//!   restarts the worker past that call (`restarts: 1`), and the run goes on
+//!   restarts the worker past that call (`restarts: 2`: once to run it again and confirm it, once past it), and the run goes on
 //!   to its end. Peak memory is about 66 MiB.
 //! - **Minimal witness** (`beapi hostile-alloc-bomb --scope 3 --builders new,push --memory-limit-mb 64`):
 //!   [`WITNESS`](crate::WITNESS), `s0 = new(); s0.push(1); s0.push(2); s0.push(0)`:

@@ -8,7 +8,7 @@
 //! - **Finding**: `exit`, during `call`, operation `push` ("the process
 //!   exited with code 3"). The exit ends the worker, not the run: the
 //!   supervisor reports it and restarts the worker past that call
-//!   (`restarts: 1`), the run goes on to its end, and the command exits
+//!   (`restarts: 2`: once to run it again and confirm it, once past it), the run goes on to its end, and the command exits
 //!   with status 1 as for any failure.
 //! - **Minimal witness** (`beapi hostile-exit --scope 3 --builders new,push`):
 //!   [`WITNESS`](crate::WITNESS), `s0 = new(); s0.push(1); s0.push(2); s0.push(0)`:

@@ -140,6 +140,7 @@ pub mod panic_clone;
 pub mod panic_drop;
 pub mod panic_rep_ok;
 pub mod recursion;
+pub mod repeats;
 pub mod takes_abort;
 
 pub use hostile::{CloneHostility, HostileClone, HostileStack, Hostility};

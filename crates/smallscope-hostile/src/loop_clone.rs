@@ -8,7 +8,7 @@
 //!   a call is.
 //! - **Finding**: `hang`, during `clone`, operation `push` (the clone is of
 //!   the receiver of the `push` below). The supervisor ends the stuck worker
-//!   and restarts it past that clone (`restarts: 1`). The engine then stops
+//!   and restarts it past that clone (`restarts: 2`: once to run it again and confirm it, once past it). The engine then stops
 //!   using `Clone` for this subject (a note in the summary says so) and
 //!   rebuilds stored structures by replaying their sequences, so the run
 //!   still makes all 40 structures, `[0, 2, 1]` included.

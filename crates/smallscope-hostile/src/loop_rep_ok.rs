@@ -7,7 +7,7 @@
 //!   `std::hint::black_box` and never returns.
 //! - **Finding**: `hang`, during `rep-ok` (the check after the call),
 //!   operation `push`. The supervisor ends the stuck worker and restarts it
-//!   past that input (`restarts: 1`), and the run goes on to its end.
+//!   past that input (`restarts: 2`: once to run it again and confirm it, once past it), and the run goes on to its end.
 //! - **Minimal witness** (`beapi hostile-loop-rep-ok --scope 3 --builders new,push`):
 //!   [`WITNESS`](crate::WITNESS), `s0 = new(); s0.push(1); s0.push(2); s0.push(0)`:
 //!   4 calls, level 4; the `push(0)` returns and the check of its result

@@ -6,7 +6,7 @@
 //!   `std::hint::black_box`, using one core and no memory, and never returns.
 //! - **Finding**: `hang`, during `call`, operation `push` ("did not return
 //!   within 2 s (the call timeout)" with `--call-timeout 2`). The supervisor
-//!   ends the stuck worker and restarts it past that call (`restarts: 1`),
+//!   ends the stuck worker and restarts it past that call (`restarts: 2`: once to run it again and confirm it, once past it),
 //!   and the run goes on to its end: it takes the call timeout plus well
 //!   under a second.
 //! - **Minimal witness** (`beapi hostile-loop --scope 3 --builders new,push`):

@@ -7,7 +7,7 @@
 //!   `thread '…' has overflowed its stack` and aborts (`SIGABRT`).
 //! - **Finding**: `stack-overflow`, during `call`, operation `push` ("the
 //!   stack overflowed (unbounded recursion?)"). The overflow kills the worker; the supervisor
-//!   reports it and restarts the worker past that call (`restarts: 1`), and
+//!   reports it and restarts the worker past that call (`restarts: 2`: once to run it again and confirm it, once past it), and
 //!   the run goes on to its end. The worker's engine thread has a 256 MiB
 //!   stack, or under `--memory-limit-mb` a quarter of the limit (at least
 //!   8 MiB, at most 256 MiB), so the overflow stays a `stack-overflow`

@@ -5,7 +5,7 @@
 //! - **Trigger**: before the run, BEAPI makes `hostile-abort`'s structures
 //!   at the run's scope, and one of its calls is `push(0)` on `[2, 1]`.
 //! - **Misbehaviour**: the process dies of `SIGABRT` in the other subject's code.
-//! - **What happens**: the supervisor restarts the worker (`restarts: 1`);
+//! - **What happens**: the supervisor restarts the worker (`restarts: 2`: once to run it again and confirm it, once past it);
 //!   the stacks' run steps past the trigger call and ends with every stack
 //!   but `[0, 2, 1]`. The abort is in the other subject's code, so it is not
 //!   a finding of this run: a note says that the stacks' run found a failure

@@ -238,6 +238,9 @@ pub enum FailureKind {
     Hang,
     /// The process died another way (a signal).
     Crash,
+    /// An input that killed or hung a worker returned when run again in a
+    /// fresh one: the code under test is nondeterministic.
+    Flaky,
 }
 
 impl FailureKind {
@@ -253,13 +256,14 @@ impl FailureKind {
             FailureKind::OutOfMemory => "out-of-memory",
             FailureKind::Hang => "hang",
             FailureKind::Crash => "crash",
+            FailureKind::Flaky => "flaky",
         }
     }
 
     /// Whether the failure ends the process running the user code (so only a
     /// supervisor outside it can report it).
     pub fn kills_the_process(self) -> bool {
-        !matches!(self, FailureKind::Panic | FailureKind::RepOkFalse | FailureKind::Contract)
+        !matches!(self, FailureKind::Panic | FailureKind::RepOkFalse | FailureKind::Contract | FailureKind::Flaky)
     }
 }
 
@@ -531,6 +535,10 @@ pub struct Counts {
     /// BEAPI: the calls of each operation dropped as API misuse.
     #[serde(default)]
     pub operation_misuses: Vec<u64>,
+    /// BEAPI: the calls of each operation not made because it was
+    /// quarantined (it kept killing the worker).
+    #[serde(default)]
+    pub quarantined_calls: Vec<u64>,
 }
 
 /// A point the run can be resumed from, with the counts there.
@@ -576,6 +584,12 @@ pub enum Stop {
     Interrupted,
     /// Random: every sequence it could assemble was made already.
     Stuck,
+    /// Korat: `rep_ok` killed the worker on too many candidates (the
+    /// supervisor's `max_repeats`): the search ended there.
+    Quarantined,
+    /// User code failed on inputs where it did not fail again when run a
+    /// second time, too often (`MAX_FLAKY`): the run ended there.
+    Flaky,
 }
 
 impl Stop {
@@ -587,13 +601,15 @@ impl Stop {
             Stop::MemoryLimit => "memory limit",
             Stop::Interrupted => "interrupted",
             Stop::Stuck => "stuck: every sequence it could assemble was made already",
+            Stop::Quarantined => "quarantined: rep_ok kept killing the worker, so the search ended early",
+            Stop::Flaky => "flaky: the code under test failed on inputs where it then passed, so the run ended early",
         }
     }
 
     /// Whether the run did not finish what it was asked (a level or a
     /// search is incomplete).
     pub fn is_early(self) -> bool {
-        matches!(self, Stop::TimeLimit | Stop::MemoryLimit | Stop::Interrupted)
+        matches!(self, Stop::TimeLimit | Stop::MemoryLimit | Stop::Interrupted | Stop::Quarantined | Stop::Flaky)
     }
 }
 

@@ -9,7 +9,7 @@
 //! - **Finding** (`smallscope korat hostile-korat-loop --scope 3 --call-timeout 2`,
 //!   on 1 or 2 threads): `hang`, during `rep-ok`, no operation, with the
 //!   trigger candidate's fields as witness (see the [module doc](super)).
-//!   The supervisor ends the stuck worker and restarts it once: the probe
+//!   The supervisor ends the stuck worker and restarts it twice (once to confirm it): the probe
 //!   of the split that hung leaves its part whole, and the counted search
 //!   reports the tree from that probe's record without calling `rep_ok`
 //!   on it again. The search explores 63 candidates and finds 4 trees.

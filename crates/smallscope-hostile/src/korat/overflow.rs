@@ -10,7 +10,7 @@
 //! - **Finding** (`smallscope korat hostile-korat-overflow --scope 3`, on 1
 //!   or 2 threads): `stack-overflow`, during `rep-ok`, no operation, with the
 //!   trigger candidate's fields as witness (see the [module doc](super)).
-//!   The overflow kills the worker and the supervisor restarts it once:
+//!   The overflow kills the worker and the supervisor restarts it twice (once to confirm it):
 //!   the probe of the split that killed it leaves its part whole, and the
 //!   counted search reports the tree from that probe's record without
 //!   calling `rep_ok` on it again. The search explores 63 candidates and finds 4

@@ -92,6 +92,11 @@ impl Found {
     fn killed(killed: &Killed, op: Option<usize>) -> Self {
         Found { kind: killed.kind, during: killed.during, op, message: killed.message.clone(), location: None }
     }
+
+    /// An input that killed a worker once and returned when run again.
+    fn flaky(killed: &Killed, op: Option<usize>) -> Self {
+        Found { kind: FailureKind::Flaky, during: killed.during, op, message: killed.flaky_message(), location: None }
+    }
 }
 
 /// Who runs a search, and where its events go.
@@ -487,6 +492,7 @@ impl<'a, T: Subject> Search<'a, T> {
         if let Some(text) = self.cut_note() {
             self.cx.out.event(Event::Note(Note { text }));
         }
+        self.quarantine_notes();
         let group_counts = self.groups.counts();
         self.cx.out.event(Event::RunFinished(RunFinished {
             stop,
@@ -532,6 +538,35 @@ impl<'a, T: Subject> Search<'a, T> {
 
     fn address(&self, detail: u64) -> Address {
         Address { run: self.cx.run, input: self.ordinal(), detail }
+    }
+
+    /// Whether `op` is quarantined here: it kept killing the worker on
+    /// inputs before this one.
+    fn quarantined(&self, op: usize) -> bool {
+        if self.cx.killed.is_empty() {
+            return false;
+        }
+        let here = self.address(0);
+        Killed::quarantined(self.cx.killed, here).any(|k| usize::from(k.op) == op)
+    }
+
+    /// Says which operations were quarantined, and what was not run.
+    fn quarantine_notes(&mut self) {
+        let here = self.address(u64::MAX);
+        let quarantined: Vec<Killed> = Killed::quarantined(self.cx.killed, here).cloned().collect();
+        for killed in quarantined {
+            let op = usize::from(killed.op);
+            let skipped = self.counts.quarantined_calls.get(op).copied().unwrap_or(0);
+            let repeats = Killed::repeats(self.cx.killed, &killed);
+            let text = format!(
+                "`{}` quarantined after {repeats} confirmed {} findings (during {}): its {skipped} later calls \
+                 were not made, so it is untested on the structures they would have run on",
+                self.ops[op].name,
+                killed.kind,
+                killed.during.name()
+            );
+            self.cx.out.event(Event::Note(Note { text }));
+        }
     }
 
     /// Runs `op` on every tuple of inputs that has at least one structure
@@ -587,8 +622,13 @@ impl<'a, T: Subject> Search<'a, T> {
                             check,
                             level: self.level + u32::from(check),
                         };
-                        self.count_call(op);
-                        self.execute(&call);
+                        match self.quarantined(op) {
+                            true => bump(&mut self.counts.quarantined_calls, op),
+                            false => {
+                                self.count_call(op);
+                                self.execute(&call);
+                            }
+                        }
                         if self.stop.is_some() {
                             return;
                         }
@@ -691,6 +731,9 @@ impl<'a, T: Subject> Search<'a, T> {
             return;
         }
         self.discard(value, None, &|_| Input::Structure { index });
+        if let Some(first) = Killed::unconfirmed_at(self.cx.killed, address).cloned() {
+            self.file(Found::flaky(&first, None), &|_| Input::Structure { index });
+        }
         flight::position(self.address(0));
     }
 
@@ -740,7 +783,7 @@ impl<'a, T: Subject> Search<'a, T> {
     }
 
     fn execute_here(&mut self, call: &CallSite<'_>) {
-        if let Some(killed) = self.killed_here() {
+        if let Some(killed) = self.killed_here(true) {
             if killed.during == During::Drop {
                 // The execution runs, but nothing it leaves is dropped.
                 self.leak = true;
@@ -758,10 +801,15 @@ impl<'a, T: Subject> Search<'a, T> {
             return;
         }
         self.run_execution(call);
+        if let Some(first) = self.killed_here(false) {
+            // It returned this time: confirmed it is not.
+            self.file(Found::flaky(&first, Some(call.op)), &|s| s.call_input(call, None));
+        }
     }
 
-    /// The killed input at the current execution, if there is one.
-    fn killed_here(&self) -> Option<Killed> {
+    /// The killed input at the current execution, if there is one:
+    /// confirmed (to step past) or not (to run again).
+    fn killed_here(&self, confirmed: bool) -> Option<Killed> {
         if self.cx.killed.is_empty() {
             return None;
         }
@@ -770,8 +818,9 @@ impl<'a, T: Subject> Search<'a, T> {
             .killed
             .iter()
             .find(|k| {
-                k.address.run == here.run && k.address.input == here.input && k.during != During::Drop
-                    || k.address == here
+                k.confirmed == confirmed
+                    && (k.address.run == here.run && k.address.input == here.input && k.during != During::Drop
+                        || k.address == here)
             })
             .cloned()
     }

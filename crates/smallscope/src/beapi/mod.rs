@@ -329,4 +329,4 @@ pub(crate) fn other_structures<S: Subject>(
 
 /// Run numbers of the searches that make other subjects' structures: the
 /// top bit set, the type name's hash below.
-const OTHER_RUNS: u64 = 1 << 63;
+const OTHER_RUNS: u64 = crate::runner::OTHER_API_RUNS;

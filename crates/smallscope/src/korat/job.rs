@@ -10,10 +10,10 @@ use super::space::{SlotDomain, Space};
 use super::Candidate;
 use super::NULL_VALUE;
 use crate::events::{
-    Configuration, Counts, Event, Failure, FailureGroups, FailureKind, Fold, Input, LevelStats, Progress, Rebuild,
-    RunFinished, RunStarted, Sink, Stop, StructureFound, Witness,
+    Configuration, Counts, Event, Failure, FailureGroups, FailureKind, Fold, Input, LevelStats, Note, Progress,
+    Rebuild, RunFinished, RunStarted, Sink, Stop, StructureFound, Witness,
 };
-use crate::runner::{Job, Start};
+use crate::runner::{Job, Killed, Start};
 use crate::ConfigError;
 
 /// A Korat run's settings.
@@ -250,6 +250,19 @@ fn commit_progress(
     out.commit(&[]);
 }
 
+/// Why a search ended early when `rep_ok` was quarantined.
+fn quarantine_note(killed: &[Killed], explored: u64) -> String {
+    let Some(quarantining) = killed.iter().find(|k| k.quarantines) else {
+        return "the search ended early: `rep_ok` was quarantined".into();
+    };
+    let repeats = Killed::repeats(killed, quarantining);
+    format!(
+        "`rep_ok` quarantined after {repeats} confirmed {} findings: the search ended there, after {explored} \
+         candidates; the candidates after it are not checked (fix `rep_ok`, or raise --max-repeats)",
+        quarantining.kind
+    )
+}
+
 /// What Korat failures are grouped by.
 type GroupKey = (FailureKind, crate::events::During, String, Option<String>);
 
@@ -304,6 +317,7 @@ impl Job for KoratJob {
         let ascending = self.settings.ascending;
         let seconds = |started: &Instant| seconds_before + started.elapsed().as_secs_f64();
         let mut complete = true;
+        let mut halted = false;
         for (search_index, (size, space)) in self.spaces.iter().enumerate().skip(first_search) {
             let resuming = search_index == first_search;
             let search = PartedSearch {
@@ -332,6 +346,7 @@ impl Job for KoratJob {
                 // Classes first covered since the last commit, over the parts not committed.
                 let mut new_classes = pending.take().map_or_else(Vec::new, |r: super::Resume| r.classes);
                 if let Some(outcome) = report.outcome {
+                    halted |= outcome.halted;
                     counts.explored += outcome.stats.explored;
                     counts.structures += outcome.stats.found;
                     for class in outcome.stats.classes {
@@ -401,7 +416,14 @@ impl Job for KoratJob {
                 commit_progress(out, seconds(&started), &counts, &groups, resume);
             }
         }
-        let stop = if complete { Stop::Complete } else { start.stop.reason().unwrap_or(Stop::Interrupted) };
+        let stop = match (complete, halted) {
+            (true, _) => Stop::Complete,
+            (false, true) => {
+                out.event(Event::Note(Note { text: quarantine_note(start.killed, counts.explored) }));
+                Stop::Quarantined
+            }
+            (false, false) => start.stop.reason().unwrap_or(Stop::Interrupted),
+        };
         out.event(Event::RunFinished(RunFinished {
             stop,
             seconds: seconds(&started),

@@ -156,6 +156,8 @@ pub struct PartOutcome<R> {
     /// What `found` kept of the valid candidates.
     pub found: Vec<R>,
     pub failures: Vec<CandidateFailure>,
+    /// The search ended in this part: `rep_ok` was quarantined.
+    pub halted: bool,
     ending: Ending,
 }
 
@@ -192,6 +194,8 @@ struct Walk<'r, R> {
     phase: Phase,
     /// The current candidate is judged: go straight to the next one.
     judged: bool,
+    /// A quarantining input was stepped past: the search ends.
+    halted: bool,
     found: &'r mut dyn FnMut(&Candidate) -> Option<R>,
 }
 
@@ -215,6 +219,7 @@ impl PartRun<'_> {
                 stats: SearchStats::default(),
                 found: Vec::new(),
                 failures: Vec::new(),
+                halted: false,
                 ending: Ending::Next,
             },
             stack: Vec::new(),
@@ -224,6 +229,7 @@ impl PartRun<'_> {
             eq_known: false,
             phase: Phase::Engine,
             judged: false,
+            halted: false,
             found,
         };
         loop {
@@ -264,6 +270,10 @@ impl PartRun<'_> {
         loop {
             if !std::mem::take(&mut walk.judged) {
                 self.judge(space, candidate, invariants, walk);
+                if walk.halted {
+                    walk.out.halted = true;
+                    return Ending::All;
+                }
             }
             // Fields below `frozen` belong to the part's definition.
             let frozen = frozen.min(walk.stack.len());
@@ -297,12 +307,22 @@ impl PartRun<'_> {
             out.failures.push(failure_of(killed.kind, killed.during, killed.message.clone(), None, candidate));
             walk.stack.clone_from(&killed.reads);
             walk.limits.truncate(0);
+            // `rep_ok` kept killing the worker: the search ends here.
+            walk.halted |= killed.quarantines;
             return;
         }
         candidate.clear_log();
         walk.phase = Phase::RepOk;
         let ok = invariants.rep_ok(candidate);
         walk.phase = Phase::Engine;
+        if !self.killed.is_empty() {
+            if let Some(first) = Killed::unconfirmed_at(self.killed, address) {
+                // It returned this time: confirmed it is not.
+                let failure = failure_of(FailureKind::Flaky, first.during, first.flaky_message(), None, candidate);
+                walk.out.failures.push(failure);
+            }
+        }
+        let out = &mut walk.out;
         candidate.take_log_into(&mut walk.stack);
         if !ok {
             return;
@@ -386,11 +406,13 @@ impl PartedSearch<'_> {
         }
         .min(count.saturating_sub(self.parts_done).max(1));
         let next = AtomicUsize::new(self.parts_done);
+        // The first part whose search was halted: later ones are not searched.
+        let ended = AtomicUsize::new(usize::MAX);
         let flight = flight::current();
         let (sender, receiver) = mpsc::channel::<(usize, PartOutcome<R>)>();
         std::thread::scope(|scope| {
             for t in 0..threads {
-                let (sender, next, parts, flight) = (sender.clone(), &next, &parts, flight.clone());
+                let (sender, next, ended, parts, flight) = (sender.clone(), &next, &ended, &parts, flight.clone());
                 std::thread::Builder::new()
                     .name(format!("smallscope-korat-{t}"))
                     .stack_size(crate::runner::USER_CODE_STACK)
@@ -402,6 +424,9 @@ impl PartedSearch<'_> {
                             }
                             let index = next.fetch_add(1, Ordering::Relaxed);
                             let Some(part) = parts.get(index) else { return };
+                            if index > ended.load(Ordering::Relaxed) {
+                                return; // A part before it ended the search.
+                            }
                             let mut candidate = Candidate::new(self.space.clone());
                             candidate.set_values(&part.values);
                             // Killed inputs of this part only: the search looks them up at every candidate.
@@ -415,6 +440,9 @@ impl PartedSearch<'_> {
                                 options: self.options,
                             };
                             let outcome = run.search(&mut candidate, part.frozen(), self.invariants, &mut |c| found(c));
+                            if outcome.halted {
+                                ended.fetch_min(index, Ordering::Relaxed);
+                            }
                             if sender.send((index, outcome)).is_err() {
                                 return;
                             }
@@ -553,6 +581,11 @@ fn split(
             let address = Address { run: PROBE | run_base | probes, input: 1, detail: 0 };
             if let Some(culprit) = Killed::at(killed, address) {
                 next.push(Part { settled: Some(culprit.clone()), ..part });
+                continue;
+            }
+            if killed.iter().any(|k| k.quarantines) {
+                // `rep_ok` kept killing the worker: no more probes.
+                next.push(part);
                 continue;
             }
             flight::position(address);

@@ -86,6 +86,11 @@ impl Broken {
             vars: Vec::new(),
         }
     }
+
+    /// An input that killed an earlier attempt and returned when run again.
+    pub fn flaky(killed: &Killed, contracts: &[String]) -> Broken {
+        Broken { kind: FailureKind::Flaky, message: killed.flaky_message(), ..Broken::killed(killed, contracts) }
+    }
 }
 
 /// The detail of an address: the index of the call in its flattened
@@ -296,15 +301,29 @@ impl<'a, T> Executor<'a, T> {
         std::ptr::eq(last, killed).then(|| self.contracts[contract].name())
     }
 
-    /// The input at call `index` killed an earlier attempt, if it did.
-    pub fn killed_at(&self, index: usize) -> Option<&'a Killed> {
+    /// The input at call `index` killed an earlier attempt, if it did:
+    /// confirmed (to step past) or not (to run again).
+    pub fn killed_at(&self, index: usize, confirmed: bool) -> Option<&'a Killed> {
         if self.killed.is_empty() {
             return None;
         }
         let here = self.address(index, None);
-        self.killed
-            .iter()
-            .find(|k| k.address.run == here.run && k.address.input == here.input && call_of(k.address.detail) == index)
+        self.killed.iter().find(|k| {
+            k.confirmed == confirmed
+                && k.address.run == here.run
+                && k.address.input == here.input
+                && call_of(k.address.detail) == index
+        })
+    }
+
+    /// Whether operation `op` is quarantined in sequences after the
+    /// `input`th of stage `run`: it kept killing the worker before.
+    pub fn quarantined(&self, op: u16, run: u64, input: u64) -> bool {
+        self.quarantined_at(op, Address { run: self.run_base + run, input, detail: 0 })
+    }
+
+    fn quarantined_at(&self, op: u16, here: Address) -> bool {
+        !self.killed.is_empty() && Killed::quarantined(self.killed, here).any(|k| k.op == op)
     }
 }
 
@@ -546,9 +565,13 @@ impl<T: Heap> Executor<'_, T> {
         let mut rendered = Vec::with_capacity(program.calls.len());
         let names = if self.killed.is_empty() { Vec::new() } else { self.contract_names() };
         for (index, call) in program.calls.iter().enumerate() {
-            if let Some(killed) = self.killed_at(index) {
+            if let Some(killed) = self.killed_at(index, true) {
                 let broken = Broken::killed(killed, &names);
                 return Replay { stopped: Some((index, CallResult::Failed(broken))), rendered };
+            }
+            if self.quarantined_at(call.op, self.address(index, None)) {
+                // It kept killing the worker: the replay cannot go on.
+                return Replay { stopped: Some((index, CallResult::Illegal)), rendered };
             }
             match self.call(&mut values, call, index, render, &mut touched) {
                 CallResult::Ok { rendered: r, .. } => rendered.push(r),

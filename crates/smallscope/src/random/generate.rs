@@ -601,6 +601,12 @@ impl<'a, T: Heap> Generator<'a, T> {
     fn assemble(&mut self) -> Option<(Vec<usize>, Vec<Call>)> {
         let ops = self.exec.ops;
         let mut op_index = self.rng.random_range(0..ops.len()) as u16;
+        let quarantined = |op: u16| self.exec.quarantined(op, stage::GENERATE, self.counts.explored);
+        if quarantined(op_index) {
+            // It kept killing the worker: one of the others instead.
+            let others: Vec<u16> = (0..ops.len() as u16).filter(|&op| !quarantined(op)).collect();
+            op_index = *others.get(self.rng.random_range(0..others.len().max(1)))?;
+        }
         let needs_subject = |op: &Operation<T>| op.params.iter().any(|p| matches!(p, ParamKind::Subject(_)));
         if self.components.is_empty() && needs_subject(&ops[usize::from(op_index)]) {
             if self.constructors.is_empty() {
@@ -737,11 +743,19 @@ impl<'a, T: Heap> Generator<'a, T> {
         // The index of a call in the flattened sequence.
         let skipped = seq.len() - calls.len();
         for (index, call) in calls.iter().enumerate() {
-            if let Some(killed) = self.exec.killed_at(skipped + index) {
+            if let Some(killed) = self.exec.killed_at(skipped + index, true) {
                 self.step_past(killed, &seq, skipped + index);
                 return;
             }
-            match self.exec.call(&mut values, call, skipped + index, false, &mut touched) {
+            let result = self.exec.call(&mut values, call, skipped + index, false, &mut touched);
+            if let Some(first) = self.exec.killed_at(skipped + index, false) {
+                // It returned this time: confirmed it is not.
+                self.counts.failing += 1;
+                let mut program = seq.flatten();
+                program.calls.truncate(skipped + index + 1);
+                self.file_program(Broken::flaky(first, &self.exec.contract_names()), program);
+            }
+            match result {
                 CallResult::Ok { int, .. } => {
                     if index >= first_new {
                         all_touched.extend_from_slice(&touched);
@@ -839,6 +853,17 @@ impl<'a, T: Heap> Generator<'a, T> {
                 }
             }
             _ => {}
+        }
+        if killed.quarantines {
+            let repeats = crate::runner::Killed::repeats(self.exec.killed, killed);
+            let text = format!(
+                "`{}` quarantined after {repeats} confirmed {} findings (during {}): later sequences do not call \
+                 it, so it is untested past this point",
+                self.exec.ops[usize::from(killed.op)].name,
+                killed.kind,
+                killed.during.name()
+            );
+            self.emit(Event::Note(Note { text }));
         }
         let mut program = seq.flatten();
         program.calls.truncate(index + 1);

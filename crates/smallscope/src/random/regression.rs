@@ -53,7 +53,9 @@ pub(super) fn regression_tests<T: crate::heap::Heap>(
 ) -> Vec<RegressionTest> {
     let (ops, infos) = (exec.ops, &generator.infos);
     let address = Regex::new(r"0x[0-9a-fA-F]{4,}").expect("valid regex");
-    let observers = observers(ops);
+    // A quarantined observer kept killing the worker: the tests leave it out.
+    let observers: Vec<u16> =
+        observers(ops).into_iter().filter(|&op| !exec.quarantined(op, stage::REGRESSION, u64::MAX)).collect();
     let mut out = Vec::new();
     // Every sampled sequence is distinct: the generator runs none twice.
     for seq in &generator.regression_sample() {

@@ -20,7 +20,23 @@ pub struct Killed {
     /// The fingerprint of the value under check, when the engine set one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub print: Option<Fingerprint>,
+    /// Whether the input is known to bring a worker down: it did so twice,
+    /// or others of its group did. An unconfirmed input is run again, not
+    /// stepped past; if it then returns, it is a `flaky` finding.
+    #[serde(default)]
+    pub confirmed: bool,
+    /// The confirmed input that made its group reach the supervisor's
+    /// `max_repeats`: past it, the engine no longer runs its operation.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub quarantines: bool,
 }
+
+/// The bit of an address's run that marks a run over another subject's API.
+pub const OTHER_API_RUNS: u64 = 1 << 63;
+
+/// What a group of killed inputs shares: how they died, in which user
+/// code, ending with which operation.
+pub type KillGroup = (FailureKind, During, u16);
 
 impl Killed {
     /// What the flight recorder says of the input in `slot`, and how it died.
@@ -33,11 +49,58 @@ impl Killed {
             message,
             reads: slot.reads.clone(),
             print: slot.print.map(Fingerprint),
+            confirmed: false,
+            quarantines: false,
         }
     }
 
-    /// The killed input at `address`, if there is one.
+    pub fn group(&self) -> KillGroup {
+        (self.kind, self.during, self.op)
+    }
+
+    /// The confirmed killed input at `address`, to step past, if there is one.
     pub fn at(killed: &[Killed], address: Address) -> Option<&Killed> {
-        killed.iter().find(|k| k.address == address)
+        killed.iter().find(|k| k.address == address && k.confirmed)
+    }
+
+    /// The unconfirmed killed input at `address`, to run again, if there is one.
+    pub fn unconfirmed_at(killed: &[Killed], address: Address) -> Option<&Killed> {
+        killed.iter().find(|k| k.address == address && !k.confirmed)
+    }
+
+    /// The message of the `flaky` finding an unconfirmed input becomes when
+    /// it returns on its second run. It names the input, so that each such
+    /// input is a finding of its own.
+    pub fn flaky_message(&self) -> String {
+        format!(
+            "{} on the first run ({}), but returned when run again in a fresh worker: the code under test is \
+             nondeterministic (input {}.{}.{})",
+            self.kind, self.message, self.address.run, self.address.input, self.address.detail
+        )
+    }
+
+    /// The confirmed inputs of `of`'s group in runs over its API: how many
+    /// repeats quarantined it.
+    pub fn repeats(killed: &[Killed], of: &Killed) -> usize {
+        let run = of.address.run;
+        let same_api = |other: u64| other == run || (other | run) & OTHER_API_RUNS == 0;
+        killed.iter().filter(|k| k.confirmed && k.group() == of.group() && same_api(k.address.run)).count()
+    }
+
+    /// The quarantining inputs whose operations are not run at `address`:
+    /// those of its own run before it, and those of runs of the same API
+    /// with a lower number (random's generation for its regression tests).
+    /// A run with a higher number (BEAPI's builder identification) does
+    /// not quarantine a lower one, which then finds and reports the bug
+    /// itself. Runs with [`OTHER_API_RUNS`] set belong to another subject's
+    /// API, whose operations are numbered apart.
+    pub fn quarantined(killed: &[Killed], address: Address) -> impl Iterator<Item = &Killed> {
+        killed.iter().filter(move |k| {
+            k.quarantines
+                && match k.address.run == address.run {
+                    true => k.address < address,
+                    false => k.address.run < address.run && (k.address.run | address.run) & OTHER_API_RUNS == 0,
+                }
+        })
     }
 }

@@ -10,7 +10,12 @@
 //!   commit, stepping past the inputs that killed or hung an earlier attempt
 //!   ([`Killed`]);
 //! - a [`Supervisor`] runs attempts of a job, folds the events they commit,
-//!   watches for calls that do not return, and restarts the job past them.
+//!   watches for calls that do not return, and restarts the job past them:
+//!   it runs each new kind of death once more to confirm it (an input that
+//!   then returns is a `flaky` finding, and a few of those end the run), and
+//!   after a few confirmed deaths of one group it has the job quarantine
+//!   the operation, so that a bug that fires on many inputs costs a few
+//!   restarts, not one per input.
 //!
 //! In library mode (`Beapi::run`, `Random::run`, `korat::run`) an attempt is
 //! a thread of this process: a hung call is survived (the thread is left
@@ -28,9 +33,9 @@ mod thread;
 
 pub use capture::{assume_failed, drop_captured, run_captured, take_drop_panic, Outcome, PanicInfo, SafeDrop};
 pub use flight::{Address, Flight, UserCode};
-pub use killed::Killed;
+pub use killed::{KillGroup, Killed, OTHER_API_RUNS};
 pub use supervise::{
     Attempt, Batch, Control, Death, Ending, Job, Launch, Next, Observer, RunError, Start, StopFlag, Supervisor,
-    DEFAULT_CALL_TIMEOUT,
+    DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_REPEATS, MAX_FLAKY,
 };
 pub use thread::{run_in_thread, spawn_engine, thread_attempt, EngineMessage, Resumption, USER_CODE_STACK};

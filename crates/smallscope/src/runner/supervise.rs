@@ -10,12 +10,20 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::flight::Flight;
-use super::killed::Killed;
+use super::killed::{Killed, OTHER_API_RUNS};
 use crate::events::{Event, FailureKind, Fold, Sink, Stop};
 use crate::ConfigError;
 
 /// How long one call into user code may run before it counts as a hang.
 pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Confirmed deaths of one group (kind, user code, operation) after which
+/// its operation is quarantined.
+pub const DEFAULT_MAX_REPEATS: u32 = 3;
+
+/// `flaky` findings after which a run stops: the code under test is
+/// nondeterministic, and restarting past it would go on forever.
+pub const MAX_FLAKY: u32 = 3;
 
 /// Asks a running job to stop early, keeping what it found, and says why.
 #[derive(Debug, Clone, Default)]
@@ -183,6 +191,12 @@ pub struct Supervisor<F> {
     /// `None`: calls may run forever.
     pub call_timeout: Option<Duration>,
     pub max_restarts: u32,
+    /// Confirmed deaths of one group after which its operation is quarantined.
+    pub max_repeats: u32,
+    /// Attempts started after the first.
+    restarts: u32,
+    /// `flaky` findings committed.
+    flaky: u32,
 }
 
 impl<F: Fold> Supervisor<F> {
@@ -194,12 +208,15 @@ impl<F: Fold> Supervisor<F> {
             killed: Vec::new(),
             call_timeout,
             max_restarts: 1000,
+            max_repeats: DEFAULT_MAX_REPEATS,
+            restarts: 0,
+            flaky: 0,
         }
     }
 
-    /// Restarts so far: one per input that killed an attempt.
+    /// Restarts so far: one per death (a confirmation's included).
     pub fn restarts(&self) -> u32 {
-        self.killed.len() as u32
+        self.restarts
     }
 
     /// Starts `launch`ed attempts until one finishes.
@@ -231,7 +248,13 @@ impl<F: Fold> Supervisor<F> {
                             journal.extend_from_slice(&batch.journal);
                         }
                         for event in batch.events {
+                            self.flaky += u32::from(is_flaky(&event));
                             self.fold.apply(event);
+                        }
+                        if self.flaky >= MAX_FLAKY {
+                            // What is committed holds the findings; going on would restart forever.
+                            attempt.abandon();
+                            return Ok(Ending::Stopped(Stop::Flaky));
                         }
                     }
                     Next::Idle => {}
@@ -255,24 +278,60 @@ impl<F: Fold> Supervisor<F> {
                 return Ok(Ending::Abandoned);
             }
             observer.killed(&killed);
-            self.killed.push(killed);
-            if self.restarts() > self.max_restarts {
+            self.restarts += 1;
+            if self.restarts > self.max_restarts {
                 return Err(RunError::TooManyRestarts(self.max_restarts));
             }
         }
     }
 
-    /// The input a death is blamed on: the culprit's, or the one thread in
-    /// user code.
-    fn blame(&self, flight: &Flight, death: Death) -> Result<Killed, RunError> {
+    /// Records the input a death is blamed on (the culprit's, or the one
+    /// thread's in user code) and returns it as recorded: new and to be
+    /// confirmed by a second run, confirmed by dying on that second run, or
+    /// confirmed at once when its group already is.
+    fn blame(&mut self, flight: &Flight, death: Death) -> Result<Killed, RunError> {
         let Some(slot) = flight.blamed(death.culprit) else {
             return Err(RunError::OutsideUserCode(format!("{}: {}", death.kind, death.message)));
         };
-        if let Some(before) = Killed::at(&self.killed, slot.address) {
-            return Err(RunError::Again { address: before.address, kind: death.kind, message: death.message });
-        }
-        Ok(Killed::from_flight(&slot, death.kind, death.message))
+        let index = match self.killed.iter().position(|k| k.address == slot.address) {
+            Some(index) if self.killed[index].confirmed => {
+                let before = &self.killed[index];
+                return Err(RunError::Again { address: before.address, kind: death.kind, message: death.message });
+            }
+            Some(index) => {
+                self.killed[index].confirmed = true;
+                index
+            }
+            None => {
+                let killed = Killed::from_flight(&slot, death.kind, death.message);
+                let confirmed = self.killed.iter().any(|k| k.confirmed && k.group() == killed.group());
+                self.killed.push(Killed { confirmed, ..killed });
+                self.killed.len() - 1
+            }
+        };
+        self.quarantine_if_repeated(index);
+        Ok(self.killed[index].clone())
     }
+
+    /// Marks the confirmed input `index` as quarantining its group in its
+    /// run when the group has `max_repeats` confirmed inputs in the runs
+    /// over the same API (an earlier phase's count too: the run has met
+    /// the bug itself, so it reports it) and none quarantines in this run yet.
+    fn quarantine_if_repeated(&mut self, index: usize) {
+        let (group, run) = (self.killed[index].group(), self.killed[index].address.run);
+        let same_api = |other: u64| other == run || (other | run) & OTHER_API_RUNS == 0;
+        let in_group = || self.killed.iter().filter(move |k| k.group() == group && same_api(k.address.run));
+        let confirmed = in_group().filter(|k| k.confirmed).count();
+        let quarantined_here = in_group().any(|k| k.quarantines && k.address.run == run);
+        if self.killed[index].confirmed && !quarantined_here && confirmed as u32 >= self.max_repeats.max(1) {
+            self.killed[index].quarantines = true;
+        }
+    }
+}
+
+/// Whether `event` files a `flaky` finding.
+fn is_flaky(event: &Event) -> bool {
+    matches!(event, Event::Failure(failure) if failure.kind == FailureKind::Flaky)
 }
 
 /// Tells a call that has not returned within the timeout.
