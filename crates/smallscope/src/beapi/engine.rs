@@ -783,33 +783,34 @@ impl<'a, T: Subject> Search<'a, T> {
     }
 
     fn execute_here(&mut self, call: &CallSite<'_>) {
-        if let Some(killed) = self.killed_here(true) {
+        let killed = self.killed_here();
+        if let Some(killed) = killed.as_ref().filter(|k| k.confirmed) {
             if killed.during == During::Drop {
                 // The execution runs, but nothing it leaves is dropped.
                 self.leak = true;
                 self.run_execution(call);
                 self.leak = false;
-                self.file(Found::killed(&killed, Some(call.op)), &|s| s.call_input(call, None));
+                self.file(Found::killed(killed, Some(call.op)), &|s| s.call_input(call, None));
             } else if killed.during == During::Clone {
                 let index = killed.address.detail.saturating_sub(1);
-                self.file(Found::killed(&killed, Some(call.op)), &|_| Input::Structure { index });
+                self.file(Found::killed(killed, Some(call.op)), &|_| Input::Structure { index });
                 self.use_replay(clone_failed_note::<T>(killed.kind.name()));
                 self.run_execution(call);
             } else {
-                self.file(Found::killed(&killed, Some(call.op)), &|s| s.call_input(call, None));
+                self.file(Found::killed(killed, Some(call.op)), &|s| s.call_input(call, None));
             }
             return;
         }
         self.run_execution(call);
-        if let Some(first) = self.killed_here(false) {
-            // It returned this time: confirmed it is not.
+        if let Some(first) = killed {
+            // Unconfirmed, and it returned this time: confirmed it is not.
             self.file(Found::flaky(&first, Some(call.op)), &|s| s.call_input(call, None));
         }
     }
 
     /// The killed input at the current execution, if there is one:
     /// confirmed (to step past) or not (to run again).
-    fn killed_here(&self, confirmed: bool) -> Option<Killed> {
+    fn killed_here(&self) -> Option<Killed> {
         if self.cx.killed.is_empty() {
             return None;
         }
@@ -818,9 +819,8 @@ impl<'a, T: Subject> Search<'a, T> {
             .killed
             .iter()
             .find(|k| {
-                k.confirmed == confirmed
-                    && (k.address.run == here.run && k.address.input == here.input && k.during != During::Drop
-                        || k.address == here)
+                k.address.run == here.run && k.address.input == here.input && k.during != During::Drop
+                    || k.address == here
             })
             .cloned()
     }

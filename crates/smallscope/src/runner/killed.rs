@@ -82,9 +82,10 @@ impl Killed {
     /// The confirmed inputs of `of`'s group in runs over its API: how many
     /// repeats quarantined it.
     pub fn repeats(killed: &[Killed], of: &Killed) -> usize {
-        let run = of.address.run;
-        let same_api = |other: u64| other == run || (other | run) & OTHER_API_RUNS == 0;
-        killed.iter().filter(|k| k.confirmed && k.group() == of.group() && same_api(k.address.run)).count()
+        killed
+            .iter()
+            .filter(|k| k.confirmed && k.group() == of.group() && same_api(k.address.run, of.address.run))
+            .count()
     }
 
     /// The quarantining inputs whose operations are not run at `address`:
@@ -99,8 +100,13 @@ impl Killed {
             k.quarantines
                 && match k.address.run == address.run {
                     true => k.address < address,
-                    false => k.address.run < address.run && (k.address.run | address.run) & OTHER_API_RUNS == 0,
+                    false => k.address.run < address.run && same_api(k.address.run, address.run),
                 }
         })
     }
+}
+
+/// Whether two runs call the operations of one API (numbered alike).
+pub fn same_api(run: u64, other: u64) -> bool {
+    run == other || (run | other) & OTHER_API_RUNS == 0
 }

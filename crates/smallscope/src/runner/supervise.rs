@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::flight::Flight;
-use super::killed::{Killed, OTHER_API_RUNS};
+use super::killed::Killed;
 use crate::events::{Event, FailureKind, Fold, Sink, Stop};
 use crate::ConfigError;
 
@@ -318,12 +318,11 @@ impl<F: Fold> Supervisor<F> {
     /// over the same API (an earlier phase's count too: the run has met
     /// the bug itself, so it reports it) and none quarantines in this run yet.
     fn quarantine_if_repeated(&mut self, index: usize) {
-        let (group, run) = (self.killed[index].group(), self.killed[index].address.run);
-        let same_api = |other: u64| other == run || (other | run) & OTHER_API_RUNS == 0;
-        let in_group = || self.killed.iter().filter(move |k| k.group() == group && same_api(k.address.run));
-        let confirmed = in_group().filter(|k| k.confirmed).count();
-        let quarantined_here = in_group().any(|k| k.quarantines && k.address.run == run);
-        if self.killed[index].confirmed && !quarantined_here && confirmed as u32 >= self.max_repeats.max(1) {
+        let this = &self.killed[index];
+        let quarantined_here =
+            self.killed.iter().any(|k| k.quarantines && k.group() == this.group() && k.address.run == this.address.run);
+        let confirmed = Killed::repeats(&self.killed, this);
+        if this.confirmed && !quarantined_here && confirmed as u32 >= self.max_repeats.max(1) {
             self.killed[index].quarantines = true;
         }
     }
