@@ -12,6 +12,7 @@ use smallscope::runner::Job;
 use crate::run::RunOptions;
 use crate::summary::{BeapiSummary, OperationUse, Role};
 use crate::test_files::TestFiles;
+use crate::writing::OutputFile;
 use crate::{find_subject, print, program, BadInput, RunArgs};
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -189,7 +190,8 @@ impl BeapiArgs {
 pub fn run(args: &BeapiArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
     let job = args.job()?;
     let subject = find_subject(&args.subject)?.subject();
-    let mut finished = crate::run::run(job, options)?;
+    let options = RunOptions { time_limit: args.config()?.time_limit, ..options.clone() };
+    let mut finished = crate::run::run(job, &options)?;
     let report = &std::mem::take(&mut finished.fold);
     let stop = finished.stop(report.stop);
     let replay = match report.command.clone() {
@@ -220,11 +222,7 @@ pub fn run(args: &BeapiArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
     };
     let mut files = Vec::new();
     if args.run.out.is_some() {
-        let mut lines = Vec::new();
-        write_jsonl(report, &mut lines)?;
-        files.push(("structures.jsonl".to_owned(), lines));
-    }
-    if args.run.out.is_some() {
+        files.push(OutputFile::lines("structures.jsonl", |out| write_jsonl(report, out)));
         files.push(crate::report::Page::beapi(&summary, report).file());
     }
     let summary = finished.write(&args.run, files, summary, |s| &mut s.run)?;
@@ -239,10 +237,12 @@ pub fn run(args: &BeapiArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
         },
         ..RustTestOptions::default()
     };
-    args.tests.write(
-        || rust_tests(report, &options),
-        || rust_failing_tests(report, &options, args.tests.ignore_failing_tests),
-    )?;
+    finished.write_more("tests", || {
+        args.tests.write(
+            || rust_tests(report, &options),
+            || rust_failing_tests(report, &options, args.tests.ignore_failing_tests),
+        )
+    })?;
     match args.format {
         Format::Json => print(serde_json::to_string(&summary)?)?,
         Format::Text => print_text(&summary)?,

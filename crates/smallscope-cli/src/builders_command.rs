@@ -113,7 +113,8 @@ impl BuildersArgs {
 pub fn run(args: &BuildersArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
     let job = args.job()?;
     let subject = find_subject(&args.subject)?.subject();
-    let mut finished = crate::run::run(job, options)?;
+    let options = RunOptions { time_limit: args.settings()?.beapi.time_limit, ..options.clone() };
+    let mut finished = crate::run::run(job, &options)?;
     let report = std::mem::take(&mut finished.fold);
     let stop = finished.stop(report.stop);
     let facts = finished.facts(report.run.clone(), stop, args.command());

@@ -13,6 +13,7 @@ use smallscope::runner::Job;
 use crate::beapi_command::Format;
 use crate::run::RunOptions;
 use crate::summary::{CompareSummary, Sides, WitnessSummary};
+use crate::writing::OutputFile;
 use crate::{print, program, BadInput, RunArgs};
 
 #[derive(clap::Args)]
@@ -147,11 +148,11 @@ pub fn run(args: &CompareArgs, options: &RunOptions) -> anyhow::Result<ExitCode>
             if args.run.out.is_some() {
                 let stem = format!("witness-{name}-{}", k + 1);
                 if let Some(dot) = &witness.dot {
-                    files.push((format!("{stem}.dot"), dot.clone().into_bytes()));
+                    files.push(OutputFile::bytes(format!("{stem}.dot"), dot.clone().into_bytes()));
                     summary.dot_file = Some(format!("{stem}.dot"));
                 }
                 if let Some(svg) = &witness.svg {
-                    files.push((format!("{stem}.svg"), svg.clone().into_bytes()));
+                    files.push(OutputFile::bytes(format!("{stem}.svg"), svg.clone().into_bytes()));
                     summary.svg_file = Some(format!("{stem}.svg"));
                 }
             }
@@ -160,9 +161,7 @@ pub fn run(args: &CompareArgs, options: &RunOptions) -> anyhow::Result<ExitCode>
     }
     let summary = CompareSummary::new(&args.subject, comparison, witnesses, facts);
     if args.run.out.is_some() {
-        files.push(("comparison.json".to_owned(), (serde_json::to_string_pretty(&summary)? + "\n").into_bytes()));
-    }
-    if args.run.out.is_some() {
+        files.push(OutputFile::bytes("comparison.json", (serde_json::to_string_pretty(&summary)? + "\n").into_bytes()));
         files.push(crate::report::Page::compare(&summary).file());
     }
     let summary = finished.write(&args.run, files, summary, |s| &mut s.run)?;

@@ -138,14 +138,13 @@ pub fn run(args: &KoratArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
     };
     let mut files = Vec::new();
     if args.run.out.is_some() {
-        let mut lines = Vec::new();
-        for (index, fields) in report.structures.iter().enumerate() {
-            serde_json::to_writer(&mut lines, &CandidateRecord { index, fields })?;
-            lines.push(b'\n');
-        }
-        files.push(("structures.jsonl".to_owned(), lines));
-    }
-    if args.run.out.is_some() {
+        files.push(crate::writing::OutputFile::lines("structures.jsonl", |out| {
+            for (index, fields) in report.structures.iter().enumerate() {
+                serde_json::to_writer(&mut *out, &CandidateRecord { index, fields })?;
+                out.write_all(b"\n")?;
+            }
+            Ok(())
+        }));
         files.push(crate::report::Page::korat(&summary).file());
     }
     let summary = finished.write(&args.run, files, summary, |s| &mut s.run)?;

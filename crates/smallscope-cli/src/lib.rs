@@ -58,6 +58,7 @@ mod suite_quality;
 mod summary;
 mod test_files;
 mod worker;
+mod writing;
 
 pub use summary::{BeapiSummary, BuildersSummary, CompareSummary, KoratSummary, RandomSummary, RunFacts, SuiteSummary};
 
@@ -174,22 +175,13 @@ impl From<smallscope::ConfigError> for BadInput {
     }
 }
 
-/// Standard output could not be written (closed or full): the run ends quietly.
-#[derive(Debug)]
-struct OutputClosed;
-
-impl std::fmt::Display for OutputClosed {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("standard output is closed")
-    }
-}
-
-impl std::error::Error for OutputClosed {}
-
-/// Writes to standard output; a closed or full one is [`OutputClosed`].
+/// Writes to standard output. A closed or full one (`| head`, `> /dev/full`)
+/// is passed over quietly: the run goes on to its end and its exit status
+/// still tells what it found.
 pub(crate) fn print(text: impl std::fmt::Display) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
-    writeln!(out, "{text}").and_then(|()| out.flush()).map_err(|_| OutputClosed.into())
+    let _ = writeln!(out, "{text}").and_then(|()| out.flush());
+    Ok(())
 }
 
 /// The command line's definition: every command and option, for a front
@@ -212,7 +204,6 @@ pub fn main() -> ExitCode {
     }
     match std::panic::catch_unwind(|| run(cli)) {
         Ok(Ok(code)) => code,
-        Ok(Err(error)) if error.is::<OutputClosed>() => ExitCode::SUCCESS,
         Ok(Err(error)) => {
             let _ = writeln!(std::io::stderr(), "error: {error:#}");
             ExitCode::from(2)
@@ -246,11 +237,19 @@ fn serve(dir: &std::path::Path, cli: &Cli) -> ExitCode {
     })
 }
 
+/// The smallest `--memory-limit-mb`: a worker's code, stacks and buffers
+/// take about this much before the code under test runs.
+const MIN_MEMORY_LIMIT_MB: u64 = 32;
+
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let options = |args: &RunArgs| -> Result<run::RunOptions, BadInput> {
         let call_timeout = smallscope::positive_seconds("--call-timeout", cli.call_timeout)?;
         let memory_limit = match args.memory_limit_mb {
-            Some(0) => return Err(BadInput("--memory-limit-mb must be at least 1".into())),
+            Some(mb) if mb < MIN_MEMORY_LIMIT_MB => {
+                return Err(BadInput(format!(
+                    "--memory-limit-mb {mb} is too small: a worker needs {MIN_MEMORY_LIMIT_MB} MiB to start"
+                )))
+            }
             Some(mb) => {
                 Some(mb.checked_mul(1 << 20).ok_or_else(|| BadInput(format!("--memory-limit-mb {mb} is too large")))?)
             }
@@ -265,6 +264,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             out: args.out.clone(),
             resume: args.resume,
             structures: args.out.is_some(),
+            time_limit: None,
             worker_args: None,
         })
     };

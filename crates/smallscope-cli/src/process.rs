@@ -46,6 +46,8 @@ pub struct ProcessAttempt {
     tail: Arc<Mutex<Vec<u8>>>,
     memory_limit: Option<u64>,
     killed_for_memory: bool,
+    /// This process killed the worker (its pipe broke): its SIGKILL is ours.
+    killed_here: bool,
     last_memory_check: Instant,
     /// Reaped: the child's pid may belong to another process now.
     done: bool,
@@ -102,6 +104,7 @@ impl ProcessAttempt {
             tail,
             memory_limit,
             killed_for_memory: false,
+            killed_here: false,
             last_memory_check: Instant::now(),
             done: false,
             peak,
@@ -115,6 +118,9 @@ impl ProcessAttempt {
             let _ = handle.join();
         }
         let tail = String::from_utf8_lossy(&self.tail.lock().unwrap_or_else(|e| e.into_inner())).into_owned();
+        if !self.killed_for_memory && !self.killed_here && status.and_then(|s| s.signal()) == Some(libc::SIGKILL) {
+            return Next::Lost("SIGKILL, which smallscope did not send: the system's out-of-memory killer?".into());
+        }
         classify(status, &tail, self.killed_for_memory, self.memory_limit, &self.flight)
     }
 
@@ -179,6 +185,7 @@ impl Attempt for ProcessAttempt {
                 }
             }
             Ok(Frame::Garbled(why)) => {
+                self.killed_here = true;
                 let _ = self.child.kill();
                 match self.ended() {
                     Next::Died(death) => Next::Died(death),
@@ -199,6 +206,13 @@ impl Attempt for ProcessAttempt {
 
     fn flight(&self) -> &Flight {
         &self.flight
+    }
+
+    fn paused(&self) -> bool {
+        // The state in /proc/PID/stat, after the command's closing parenthesis.
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).unwrap_or_default();
+        let state = stat.rsplit_once(") ").and_then(|(_, rest)| rest.chars().next());
+        !self.done && matches!(state, Some('T' | 't'))
     }
 
     fn interrupt(&mut self) {
@@ -232,11 +246,19 @@ impl Drop for ProcessAttempt {
 /// Linux: it stays this binary when a rebuild replaces the file mid-run.
 /// The worker keeps our `argv[0]`, so the commands it prints name us.
 fn worker_command() -> std::io::Result<Command> {
+    use std::os::unix::fs::MetadataExt as _;
     use std::os::unix::process::CommandExt as _;
-    let this = Path::new("/proc/self/exe");
-    let mut command = match this.exists() {
-        true => Command::new(this),
-        false => Command::new(std::env::current_exe()?),
+    let proc_exe = Path::new("/proc/self/exe");
+    let same_file = |a: &Path, b: &Path| match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(a), Ok(b)) => (a.dev(), a.ino()) == (b.dev(), b.ino()),
+        _ => false,
+    };
+    let mut command = match std::env::current_exe() {
+        // Under valgrind `/proc/self/exe` is valgrind's tool (the path,
+        // read through valgrind, is this program's): start the path.
+        Ok(path) if path.is_file() && proc_exe.exists() && !same_file(&path, proc_exe) => Command::new(path),
+        _ if proc_exe.exists() => Command::new(proc_exe),
+        _ => Command::new(std::env::current_exe()?),
     };
     if let Some(arg0) = std::env::args_os().next() {
         command.arg0(arg0);

@@ -3,13 +3,13 @@
 
 use std::collections::HashSet;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use smallscope::events::{Event, Failure};
 use smallscope::runner::{Batch, Control, Killed, Observer};
 
-use crate::signals::Interrupts;
+use crate::signals::{Interrupts, TERMINATE_WRITING};
 use crate::staging::Staging;
 
 /// Standard error, shared by the progress line and the lines printed under it.
@@ -29,7 +29,7 @@ impl Console {
     /// Prints a line above the progress line (or alone, off a terminal).
     pub fn line(&self, text: &str) {
         if self.bar.is_hidden() {
-            eprintln!("{text}");
+            say(text);
         } else {
             self.bar.println(text);
         }
@@ -43,6 +43,13 @@ impl Console {
     pub fn finish(&self) {
         self.bar.finish_and_clear();
     }
+}
+
+/// Prints a line on standard error; one that is gone (a closed terminal
+/// after SIGHUP) does not stop the run.
+pub fn say(text: &str) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr(), "{text}");
 }
 
 /// The observer of a supervised run on the command line: it stages each
@@ -59,7 +66,14 @@ pub struct Watch<'a> {
     isolated: bool,
     /// A staging write failed: the run stops, and says why.
     pub error: Option<anyhow::Error>,
+    /// The run's time limit, by the wall clock from `started`.
+    pub time_limit: Option<Duration>,
+    told_time_up: bool,
 }
+
+/// How long past its time limit a run's engine has to stop by itself
+/// before it is stopped (the supervisor abandons it if it does not).
+const PAST_LIMIT_STOP: Duration = Duration::from_secs(1);
 
 impl<'a> Watch<'a> {
     pub fn new(console: Console, staging: &'a mut Staging, interrupts: &'a Interrupts, isolated: bool) -> Self {
@@ -72,6 +86,8 @@ impl<'a> Watch<'a> {
             interrupts_seen: 0,
             started: Instant::now(),
             error: None,
+            time_limit: None,
+            told_time_up: false,
         }
     }
 
@@ -126,18 +142,32 @@ impl Observer for Watch<'_> {
             return Control::Abandon;
         }
         let count = self.interrupts.count();
-        if count == self.interrupts_seen {
-            return Control::Continue;
-        }
-        self.interrupts_seen = count;
-        if count == 1 {
+        if count != self.interrupts_seen {
+            self.interrupts_seen = count;
+            if count > 1 {
+                return Control::Abandon;
+            }
             self.console.line(&format!(
                 "interrupted after {:.1} s: finishing and writing what was found (again to stop at once)",
                 self.started.elapsed().as_secs_f64()
             ));
-            Control::Interrupt
+            return Control::Interrupt;
+        }
+        // SIGTERM leaves the files half its time: the engine gets the rest.
+        if self.interrupts.since_terminate().is_some_and(|since| since >= TERMINATE_WRITING / 2) {
+            return Control::Abandon;
+        }
+        let Some(limit) = self.time_limit else { return Control::Continue };
+        if self.started.elapsed() >= limit + PAST_LIMIT_STOP {
+            if !std::mem::replace(&mut self.told_time_up, true) {
+                self.console.line(&format!(
+                    "the time limit ({:.1} s) has passed, hangs and restarts included: stopping",
+                    limit.as_secs_f64()
+                ));
+            }
+            Control::TimeUp
         } else {
-            Control::Abandon
+            Control::Continue
         }
     }
 }

@@ -12,6 +12,7 @@ use crate::beapi_command::Format;
 use crate::run::RunOptions;
 use crate::summary::RandomSummary;
 use crate::test_files::TestFiles;
+use crate::writing::OutputFile;
 use crate::{find_subject, print, program, BadInput, RunArgs};
 
 #[derive(clap::Args)]
@@ -175,7 +176,8 @@ fn replay_base(args: &RandomArgs) -> String {
 
 pub fn run(args: &RandomArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
     let job = args.job()?;
-    let mut finished = crate::run::run(job, options)?;
+    let options = RunOptions { time_limit: config(args)?.time_limit, ..options.clone() };
+    let mut finished = crate::run::run(job, &options)?;
     let report = std::mem::take(&mut finished.fold);
     let stop = finished.stop(report.stop);
     let replay = format!("{} --sequences {}", replay_base(args), report.sequences);
@@ -210,10 +212,10 @@ pub fn run(args: &RandomArgs, options: &RunOptions) -> anyhow::Result<ExitCode> 
             false => format!("{replay} --out {}", dir.display()),
         };
         let options = RandomTestOptions { command, subject: args.subject.clone(), ignore_failing: false };
-        files.push(("error_tests.rs".to_owned(), random_error_tests(&report, &options).into_bytes()));
-        files.push(("regression_tests.rs".to_owned(), random_regression_tests(&report, &options).into_bytes()));
-        files.push((
-            "failures.json".to_owned(),
+        files.push(OutputFile::bytes("error_tests.rs", random_error_tests(&report, &options).into_bytes()));
+        files.push(OutputFile::bytes("regression_tests.rs", random_regression_tests(&report, &options).into_bytes()));
+        files.push(OutputFile::bytes(
+            "failures.json",
             (serde_json::to_string_pretty(&report.failure_groups)? + "\n").into_bytes(),
         ));
     }
@@ -227,7 +229,9 @@ pub fn run(args: &RandomArgs, options: &RunOptions) -> anyhow::Result<ExitCode> 
             subject: args.subject.clone(),
             ignore_failing: args.tests.ignore_failing_tests,
         };
-        args.tests.write(|| random_regression_tests(&report, &options), || random_error_tests(&report, &options))?;
+        finished.write_more("tests", || {
+            args.tests.write(|| random_regression_tests(&report, &options), || random_error_tests(&report, &options))
+        })?;
     }
     match args.format {
         Format::Json => print(serde_json::to_string_pretty(&summary)?)?,
@@ -262,6 +266,9 @@ fn text(args: &RandomArgs, summary: &RandomSummary, report: &RandomReport) -> St
             format!("{} first found, {} smallest found, {} simplified", s.first, s.smallest, s.simplified)
         });
         out.push_str(&format!("      calls: {shrink}: {}\n", group.witness.text));
+        if let Some(replay) = &group.replay {
+            out.push_str(&format!("      replay: {replay}\n"));
+        }
     }
     out.push_str(&format!("  regression tests: {}", report.regression_tests.len()));
     if let Some(dir) = &args.run.out {

@@ -300,8 +300,8 @@ impl Page {
     }
 
     /// The page as the `report.html` entry of a run's files.
-    pub fn file(&self) -> (String, Vec<u8>) {
-        ("report.html".to_owned(), self.render().into_bytes())
+    pub fn file(&self) -> crate::writing::OutputFile<'static> {
+        crate::writing::OutputFile::bytes("report.html", self.render().into_bytes())
     }
 
     /// The page as HTML.

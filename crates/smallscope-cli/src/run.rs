@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use smallscope::events::{Fold, Stop};
 use smallscope::runner::{
@@ -18,8 +18,9 @@ use smallscope::runner::{
 use crate::process::ProcessAttempt;
 use crate::progress::{Console, Watch};
 use crate::signals::Interrupts;
-use crate::staging::{write_outputs, Staging};
+use crate::staging::Staging;
 use crate::summary::RunFacts;
+use crate::writing::{write_outputs, Budget, OutputFile, WRITING_GRACE};
 use crate::{BadInput, RunArgs};
 
 /// How to run, from the command line's options.
@@ -36,6 +37,9 @@ pub struct RunOptions {
     pub resume: bool,
     /// The command needs every structure event (it writes files of them).
     pub structures: bool,
+    /// The whole run's time limit by the wall clock; the files get
+    /// [`WRITING_GRACE`] more.
+    pub time_limit: Option<Duration>,
     /// The arguments workers are started with; `None`: this process's own.
     /// (`suite` runs each scope as a `korat` or `beapi` command of its own.)
     pub worker_args: Option<Vec<OsString>>,
@@ -47,8 +51,9 @@ pub struct Finished<F> {
     pub fold: F,
     /// Why the run stopped before the engine said so, if it did.
     pub stopped: Option<Stop>,
-    /// The signal that interrupted it.
-    pub signal: Option<i32>,
+    /// What may cut the writing of its files short.
+    pub budget: Budget<'static>,
+    interrupts: &'static Interrupts,
     /// A problem that ended the run (a smallscope bug, a worker that keeps dying).
     pub trouble: Option<String>,
     pub restarts: u32,
@@ -56,24 +61,50 @@ pub struct Finished<F> {
     pub staging: Staging,
 }
 
-/// The command line that names this run, for `--resume` to check: the
-/// arguments, without those that do not change what it finds (so that a
-/// run can be resumed with more memory, another timeout or thread count).
+/// The command line that names this run, for `--resume` to check: each
+/// option given, in the order the command defines them (so that the order
+/// they are typed in does not matter), `--out` as a plain path, and
+/// without those that do not change what the run finds (so that a run can
+/// be resumed with more memory, another timeout or thread count).
 fn identity() -> Vec<String> {
-    const FREE: [&str; 5] = ["--memory-limit-mb", "--call-timeout", "--threads", "--format", "--no-isolation"];
-    let mut args = std::env::args().skip(1).filter(|a| a != "--resume");
+    const FREE: [&str; 6] = ["memory_limit_mb", "call_timeout", "threads", "format", "no_isolation", "resume"];
+    let command = crate::command();
+    let Ok(matches) = command.clone().try_get_matches_from(std::env::args_os()) else {
+        return std::env::args().skip(1).collect();
+    };
     let mut kept = Vec::new();
-    while let Some(arg) = args.next() {
-        let name = arg.split('=').next().unwrap_or("");
-        if FREE.contains(&name) {
-            if !arg.contains('=') && name != "--no-isolation" {
-                args.next();
+    // The options of `command`, not its groups (a flattened struct is one).
+    let given = |command: &clap::Command, matches: &clap::ArgMatches, kept: &mut Vec<String>| {
+        for id in command.get_arguments().map(|a| a.get_id().as_str()).filter(|id| !FREE.contains(id)) {
+            if matches.value_source(id) != Some(clap::parser::ValueSource::CommandLine) {
+                continue;
             }
-            continue;
+            let values: Vec<String> = match matches.get_raw(id) {
+                Some(values) => values.map(|v| v.to_string_lossy().into_owned()).collect(),
+                None => Vec::new(),
+            };
+            let values = match id {
+                "out" => values.iter().map(|v| plain_path(v)).collect(),
+                _ => values,
+            };
+            kept.push(format!("{id}={}", values.join("\u{1f}")));
         }
-        kept.push(arg);
+    };
+    given(&command, &matches, &mut kept);
+    if let Some((name, sub)) = matches.subcommand() {
+        kept.push(name.to_owned());
+        if let Some(subcommand) = command.find_subcommand(name) {
+            given(subcommand, sub, &mut kept);
+        }
     }
     kept
+}
+
+/// `path` without `.` parts and repeated separators: `./D/` is `D`.
+fn plain_path(path: &str) -> String {
+    let plain: std::path::PathBuf =
+        std::path::Path::new(path).components().filter(|c| !matches!(c, std::path::Component::CurDir)).collect();
+    plain.to_string_lossy().into_owned()
 }
 
 /// Runs `job` and returns its folded events once it stops.
@@ -91,12 +122,14 @@ pub fn run_observed<F: Fold + Clone + Send + 'static>(
     options: &RunOptions,
     observer: &mut dyn Observer,
 ) -> anyhow::Result<Finished<F>> {
+    let started = Instant::now();
     let mut staging = Staging::open(options.out.as_deref(), options.resume, &identity())?;
     if let (false, Some(bytes)) = (options.isolation, options.memory_limit) {
         // In process, the limit is this process's: passing it ends the run.
         crate::alloc::limit_resident(bytes)?;
     }
     let interrupts = Interrupts::install()?;
+    let writing_deadline = options.time_limit.map(|limit| started + limit + WRITING_GRACE);
     let console = Console::new();
     let mut supervisor = Supervisor::<F>::new(options.call_timeout);
     supervisor.max_repeats = options.max_repeats;
@@ -111,18 +144,21 @@ pub fn run_observed<F: Fold + Clone + Send + 'static>(
     let dir = staging.dir().to_owned();
     let argv: Vec<OsString> = options.worker_args.clone().unwrap_or_else(|| std::env::args_os().skip(1).collect());
     if staging.finished()? {
-        // The engine was done: only the files are left to write.
+        // The engine was done: only the files are left to write, whole
+        // (what `--resume` is for after a time limit cut them).
         return Ok(Finished {
             fold: supervisor.fold,
             stopped: None,
-            signal: None,
+            budget: Budget::new(interrupts, None),
+            interrupts,
             trouble: None,
             restarts: 0,
             peak_memory: None,
             staging,
         });
     }
-    let mut watch = Watch::new(console.clone(), &mut staging, &interrupts, options.isolation);
+    let mut watch = Watch::new(console.clone(), &mut staging, interrupts, options.isolation);
+    watch.time_limit = options.time_limit;
     let worker_peak = Arc::new(AtomicU64::new(0));
     let mut launch = |s: &Supervisor<F>| -> Result<Box<dyn Attempt>, RunError> {
         if options.isolation {
@@ -159,7 +195,8 @@ pub fn run_observed<F: Fold + Clone + Send + 'static>(
     Ok(Finished {
         fold: supervisor.fold,
         stopped,
-        signal: interrupts.signal(),
+        budget: Budget::new(interrupts, writing_deadline),
+        interrupts,
         trouble,
         restarts,
         peak_memory,
@@ -172,6 +209,8 @@ impl<F> Finished<F> {
     /// from outside before it could.
     pub fn stop(&self, engine: Option<Stop>) -> Stop {
         match (engine, self.stopped) {
+            // The time limit passed by the wall clock: the engine was only told to stop.
+            (Some(Stop::Interrupted), Some(Stop::TimeLimit)) => Stop::TimeLimit,
             (Some(stop), _) => stop,
             (None, Some(outside)) => outside,
             (None, None) => Stop::Interrupted,
@@ -202,35 +241,65 @@ impl<F> Finished<F> {
     }
 
     /// Writes the run's files into `--out` (with `events.ndjson` and
-    /// `summary.json`), and closes the staging folder: gone when the run is
-    /// over, kept when it can be resumed. Returns the summary as written.
+    /// `summary.json`) within the run's budget, and closes the staging
+    /// folder: gone when the run is over and its files whole, kept when it
+    /// can be resumed or its files were cut short. Returns the summary as
+    /// written.
     pub fn write<S: serde::Serialize>(
         &mut self,
         args: &RunArgs,
-        mut files: Vec<(String, Vec<u8>)>,
+        mut files: Vec<OutputFile<'_>>,
         mut summary: S,
         facts: impl Fn(&mut S) -> &mut RunFacts,
     ) -> anyhow::Result<S> {
         let stop = facts(&mut summary).stop;
+        let mut partial = Vec::new();
         if let Some(out) = &args.out {
-            files.push(("events.ndjson".to_owned(), self.staging.events()?));
-            facts(&mut summary).files = files.iter().map(|(name, _)| name.clone()).collect();
-            let text = serde_json::to_string_pretty(&summary)? + "\n";
-            write_outputs(out, &files, text.as_bytes())?;
+            files.push(OutputFile::lines("events.ndjson", self.staging.copy_events()));
+            if files.iter().any(|f| f.name == "structures.jsonl") {
+                crate::progress::say(&format!("writing the files into {}", out.display()));
+            }
+            let resume = self.resume_command();
+            partial = write_outputs(out, files, &self.budget, |written, partial| {
+                let facts = facts(&mut summary);
+                facts.files = written;
+                facts.partial = partial.to_vec();
+                if !partial.is_empty() {
+                    facts.resume = resume;
+                }
+                Ok((serde_json::to_string_pretty(&summary)? + "\n").into_bytes())
+            })?;
         }
-        let keep = resumable(stop) || self.trouble.is_some();
+        let keep = resumable(stop) || self.trouble.is_some() || !partial.is_empty();
         self.staging.close(!keep)?;
         Ok(summary)
+    }
+
+    /// The signal that stopped the run (or its writing), if one did.
+    pub fn signal(&self) -> Option<i32> {
+        self.interrupts.signal()
+    }
+
+    /// Writes files outside `--out` (tests) with `write`, unless the budget
+    /// is spent; then says which were left out.
+    pub fn write_more(&self, what: &str, write: impl FnOnce() -> anyhow::Result<()>) -> anyhow::Result<()> {
+        match self.budget.cut() {
+            Some(why) => {
+                crate::progress::say(&format!("{what} not written: {why} came first"));
+                Ok(())
+            }
+            None => write(),
+        }
     }
 
     /// The exit code: 2 when the run could not go on, 128 + the signal
     /// that stopped it, else 1 when it found failures, 0 when not.
     pub fn exit_code(&self, failures: bool) -> ExitCode {
         if let Some(trouble) = &self.trouble {
-            eprintln!("error: {trouble}");
+            crate::progress::say(&format!("error: {trouble}"));
             return ExitCode::from(2);
         }
-        match (self.signal, failures) {
+        match (self.interrupts.signal(), failures) {
             (Some(signal), _) => ExitCode::from(crate::signals::exit_code(signal)),
             (None, true) => ExitCode::from(1),
             (None, false) => ExitCode::SUCCESS,
@@ -278,6 +347,9 @@ pub fn finish_text(text: &mut String, facts: &RunFacts, seed: Option<u64>) {
     match seed {
         Some(seed) => text.push_str(&format!("\nseed {seed}; replay: {}", facts.replay)),
         None => text.push_str(&format!("\nreplay: {}", facts.replay)),
+    }
+    for file in &facts.partial {
+        text.push_str(&format!("\nnote: {}", file.describe()));
     }
     if let Some(resume) = &facts.resume {
         text.push_str(&format!("\nresume: {resume}"));

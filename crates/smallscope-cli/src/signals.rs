@@ -1,25 +1,48 @@
-//! Signals: Ctrl-C and SIGTERM for the supervisor (stop, then stop at once)
+//! Signals: Ctrl-C, SIGTERM and SIGHUP for the supervisor (stop, then stop at once)
 //! and the worker (stop generating, finish), and the marks a dying worker
 //! leaves in its flight slot to say which thread brought it down.
 
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 use smallscope::runner::flight;
 
-/// Interrupts the supervisor has received.
+/// After a second signal the process is gone within this, whatever it was doing.
+const SECOND_SIGNAL_EXIT: Duration = Duration::from_millis(900);
+/// After SIGTERM the process is gone within this.
+const TERMINATE_EXIT: Duration = Duration::from_millis(1900);
+/// What is left of [`TERMINATE_EXIT`] for the files: SIGTERM cuts writing
+/// after this, so that the summary can still say so.
+pub const TERMINATE_WRITING: Duration = Duration::from_millis(1000);
+
+/// The interrupts the supervisor has received: SIGINT, SIGTERM and SIGHUP are
+/// counted instead of killing it, and a watcher thread makes sure the
+/// process ends soon after a second signal or a SIGTERM even if the run
+/// does not get to (its committed state stays in `--out` to be resumed).
 pub struct Interrupts {
     count: Arc<AtomicUsize>,
     /// The last signal received.
     last: Arc<AtomicUsize>,
+    /// When the watcher saw each signal, in order.
+    seen: Mutex<Vec<(i32, Instant)>>,
 }
 
 impl Interrupts {
-    /// Counts SIGINT and SIGTERM from now on, instead of dying of them.
-    pub fn install() -> std::io::Result<Self> {
+    /// The process's interrupts, counted from the first call on (one set
+    /// for the process: a suite's runs share it, so Ctrl-C stops them all).
+    pub fn install() -> std::io::Result<&'static Self> {
+        static INSTALLED: OnceLock<Interrupts> = OnceLock::new();
+        if let Some(installed) = INSTALLED.get() {
+            return Ok(installed);
+        }
         let count = Arc::new(AtomicUsize::new(0));
         let last = Arc::new(AtomicUsize::new(0));
-        for signal in [libc::SIGINT, libc::SIGTERM] {
+        // A file size limit (`ulimit -f`) makes a write fail, said in one
+        // line, instead of killing the run without a word.
+        // SAFETY: setting a signal's disposition to "ignore".
+        unsafe { libc::signal(libc::SIGXFSZ, libc::SIG_IGN) };
+        for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
             let (count, last) = (count.clone(), last.clone());
             // SAFETY: the action only stores to atomics, which is async-signal-safe.
             unsafe {
@@ -29,7 +52,9 @@ impl Interrupts {
                 })?;
             }
         }
-        Ok(Interrupts { count, last })
+        let installed = INSTALLED.get_or_init(|| Interrupts { count, last, seen: Mutex::new(Vec::new()) });
+        std::thread::Builder::new().name("smallscope-signals".into()).spawn(|| installed.watch())?;
+        Ok(installed)
     }
 
     pub fn count(&self) -> usize {
@@ -40,6 +65,52 @@ impl Interrupts {
     pub fn signal(&self) -> Option<i32> {
         (self.count() > 0).then(|| self.last.load(Ordering::Relaxed) as i32)
     }
+
+    /// How long ago the first SIGTERM (or SIGHUP: the terminal is gone)
+    /// came, if one did.
+    pub fn since_terminate(&self) -> Option<Duration> {
+        let seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+        seen.iter().find(|(signal, _)| terminates(*signal)).map(|(_, at)| at.elapsed())
+    }
+
+    /// Notes when each signal came, and ends the process at once when the
+    /// run has not ended in time after a second signal or a SIGTERM.
+    fn watch(&self) {
+        let mut exit_at: Option<(Instant, i32)> = None;
+        loop {
+            std::thread::sleep(Duration::from_millis(10));
+            let count = self.count();
+            let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+            while seen.len() < count {
+                let signal = self.last.load(Ordering::Relaxed) as i32;
+                seen.push((signal, Instant::now()));
+                let within = match seen.len() {
+                    1 if terminates(signal) => TERMINATE_EXIT,
+                    1 => continue,
+                    _ => SECOND_SIGNAL_EXIT,
+                };
+                let at = Instant::now() + within;
+                if exit_at.is_none_or(|(earlier, _)| at < earlier) {
+                    exit_at = Some((at, signal));
+                }
+            }
+            drop(seen);
+            if let Some((_, signal)) = exit_at.filter(|(at, _)| Instant::now() >= *at) {
+                let line = "\nsmallscope: stopped at once (with --out, --resume carries the run on)\n";
+                // SAFETY: write(2) and _exit(2) on a process that must end now;
+                // nothing is flushed or dropped on the way, by design.
+                unsafe {
+                    libc::write(2, line.as_ptr().cast(), line.len());
+                    libc::_exit(exit_code(signal).into());
+                }
+            }
+        }
+    }
+}
+
+/// Whether `signal` asks the process to end soon (not Ctrl-C's "finish").
+fn terminates(signal: i32) -> bool {
+    signal == libc::SIGTERM || signal == libc::SIGHUP
 }
 
 /// The exit code of a run stopped by `signal`: 128 + its number, as shells do.
@@ -47,10 +118,10 @@ pub fn exit_code(signal: i32) -> u8 {
     (128 + signal).clamp(0, 255) as u8
 }
 
-/// In a worker: SIGINT and SIGTERM set `stop` (the engine stops generating
-/// and finishes), instead of killing the process.
+/// In a worker: SIGINT, SIGTERM and SIGHUP set `stop` (the engine stops
+/// generating and finishes), instead of killing the process.
 pub fn stop_on_interrupt(stop: Arc<AtomicU8>) -> std::io::Result<()> {
-    for signal in [libc::SIGINT, libc::SIGTERM] {
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
         let stop = stop.clone();
         // SAFETY: the action only stores to an atomic.
         unsafe {

@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use smallscope::emit::write_atomically;
-use smallscope::events::{read_ndjson, write_ndjson, Fold};
+use smallscope::events::{read_ndjson, write_ndjson, Event, Fold, Stop};
 use smallscope::runner::{Batch, Flight};
 
 use crate::BadInput;
@@ -44,10 +44,23 @@ struct Checkpoint {
     journal: u64,
 }
 
-/// The command line a staging folder belongs to.
+/// The command line a staging folder belongs to, and the program that ran it.
 #[derive(Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 struct JobFile {
     args: Vec<String>,
+    /// The program's version and its binary's size and modification time:
+    /// a run is carried on only by the program that began it (another one
+    /// may name, number or run things otherwise).
+    #[serde(default)]
+    program: String,
+}
+
+/// This program, as [`JobFile::program`] names it.
+fn this_program() -> String {
+    use std::os::unix::fs::MetadataExt as _;
+    let binary = std::env::current_exe().and_then(std::fs::metadata);
+    let built = binary.map(|m| format!("{} bytes, modified {}", m.len(), m.mtime())).unwrap_or_default();
+    format!("smallscope {} ({built})", env!("CARGO_PKG_VERSION"))
 }
 
 /// A run's staging folder.
@@ -85,12 +98,22 @@ impl Staging {
                 (temp.path().to_owned(), Some(temp))
             }
         };
-        let job = JobFile { args: args.to_vec() };
+        let job = JobFile { args: args.to_vec(), program: this_program() };
         let mut committed = Checkpoint::default();
         if resume {
             let earlier: Option<JobFile> =
                 std::fs::read_to_string(dir.join(JOB)).ok().and_then(|t| serde_json::from_str(&t).ok());
             match earlier {
+                Some(earlier) if earlier.args == job.args && earlier.program != job.program => {
+                    return Err(BadInput(format!(
+                        "--resume: the run kept in {} was begun by another build of the program ({}; this is {}): \
+                         run it again without --resume, or give another --out",
+                        dir.display(),
+                        if earlier.program.is_empty() { "an older version" } else { &earlier.program },
+                        job.program
+                    ))
+                    .into())
+                }
                 Some(earlier) if earlier != job => {
                     return Err(BadInput(format!(
                         "--resume: the run kept in {} is another one (`{}`); give the same options, or another --out",
@@ -104,6 +127,13 @@ impl Staging {
                         .ok()
                         .and_then(|t| serde_json::from_str(&t).ok())
                         .unwrap_or_default();
+                    // An engine stopped by Ctrl-C or its memory limit ended with
+                    // its last commit: without that end, it carries on from there.
+                    if let Some((stop, at)) = run_finished(&dir.join(EVENTS), committed.events)? {
+                        if matches!(stop, Stop::Interrupted | Stop::MemoryLimit) {
+                            committed.events = at;
+                        }
+                    }
                 }
                 None => {}
             }
@@ -179,14 +209,20 @@ impl Staging {
     /// Whether the committed events end the run (it was stopped after its
     /// engine finished, before its files were written).
     pub fn finished(&self) -> anyhow::Result<bool> {
-        let events = self.events()?;
-        let last = events.trim_ascii_end().rsplit(|&b| b == b'\n').next().unwrap_or(&[]);
-        Ok(last.starts_with(b"{\"event\":\"run_finished\""))
+        Ok(run_finished(&self.dir.join(EVENTS), self.committed.events)?.is_some())
     }
 
-    /// The committed events, as written.
-    pub fn events(&self) -> anyhow::Result<Vec<u8>> {
-        read_prefix(&self.dir.join(EVENTS), self.committed.events)
+    /// Copies the committed events, as written, to `out` when called.
+    pub fn copy_events(&self) -> impl FnOnce(&mut dyn Write) -> std::io::Result<()> + 'static {
+        let (path, len) = (self.dir.join(EVENTS), self.committed.events);
+        move |out| {
+            let file = File::open(path)?;
+            let copied = std::io::copy(&mut BufReader::new(file).take(len), out)?;
+            match copied == len {
+                true => Ok(()),
+                false => Err(std::io::Error::other("events.ndjson is shorter than its checkpoint")),
+            }
+        }
     }
 
     /// The run is over: with `complete`, the staging folder goes; else it
@@ -197,6 +233,27 @@ impl Staging {
             std::fs::remove_dir_all(&self.dir).with_context(|| format!("removing {}", self.dir.display()))?;
         }
         Ok(())
+    }
+}
+
+/// The stop of the `run_finished` event that ends the first `len` bytes of
+/// the events file `path`, and where its line starts; `None` when they end
+/// otherwise.
+fn run_finished(path: &Path, len: u64) -> anyhow::Result<Option<(Stop, u64)>> {
+    const TAIL: u64 = 64 * 1024;
+    if len == 0 {
+        return Ok(None);
+    }
+    let mut file = File::open(path).with_context(|| format!("opening {}", path.display()))?;
+    let start = len.saturating_sub(TAIL);
+    file.seek(std::io::SeekFrom::Start(start))?;
+    let mut tail = Vec::new();
+    file.take(len - start).read_to_end(&mut tail)?;
+    let body = tail.strip_suffix(b"\n").unwrap_or(&tail);
+    let line_start = body.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    match serde_json::from_slice::<Event>(&body[line_start..]) {
+        Ok(Event::RunFinished(finished)) => Ok(Some((finished.stop, start + line_start as u64))),
+        _ => Ok(None),
     }
 }
 
@@ -233,34 +290,6 @@ fn read_prefix(path: &Path, len: u64) -> anyhow::Result<Vec<u8>> {
 
 /// The name of the summary every run writes last.
 pub const SUMMARY: &str = "summary.json";
-
-/// Writes a run's files into `out`, each atomically, `summary.json` last; a
-/// file an earlier run's summary lists and this run does not write is
-/// removed, so that the folder holds one run's files.
-pub fn write_outputs(out: &Path, files: &[(String, Vec<u8>)], summary: &[u8]) -> anyhow::Result<()> {
-    #[derive(serde::Deserialize)]
-    struct Listed {
-        #[serde(default)]
-        files: Vec<String>,
-    }
-    let earlier: Vec<String> = std::fs::read_to_string(out.join(SUMMARY))
-        .ok()
-        .and_then(|t| serde_json::from_str::<Listed>(&t).ok())
-        .map(|l| l.files)
-        .unwrap_or_default();
-    for name in earlier.iter().filter(|n| !files.iter().any(|(f, _)| f == *n)) {
-        // Only plain names in the folder: a summary never lists paths elsewhere.
-        if !name.contains('/') && !name.contains('\\') {
-            let _ = std::fs::remove_file(out.join(name));
-        }
-    }
-    for (name, bytes) in files {
-        let path = out.join(name);
-        write_atomically(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
-    }
-    let path = out.join(SUMMARY);
-    write_atomically(&path, summary).with_context(|| format!("writing {}", path.display()))
-}
 
 /// Maps the flight recorder `file`, which a worker and its supervisor share.
 pub fn map_flight(file: &File) -> std::io::Result<Arc<Flight>> {

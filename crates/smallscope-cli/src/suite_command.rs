@@ -44,7 +44,9 @@ use smallscope::runner::{Batch, Control, Job, Observer};
 
 use crate::beapi_command::Format;
 use crate::run::{Finished, RunOptions};
+use crate::signals::Interrupts;
 use crate::summary::SuiteSummary;
+use crate::writing::{write_outputs, Budget, OutputFile};
 use crate::{find_subject, print, program, BadInput, Cli, Command};
 
 /// The engines a suite can be drawn from.
@@ -476,7 +478,7 @@ fn api_report(
 /// (Ctrl-C, a smallscope problem), which ends the suite.
 fn settle<F>(finished: &mut Finished<F>, gathered: &mut Gathered) -> anyhow::Result<()> {
     finished.staging.close(true)?;
-    if finished.signal.is_some() || finished.trouble.is_some() {
+    if finished.signal().is_some() || finished.trouble.is_some() {
         gathered.stop = Some(Stop::Interrupted);
         gathered.exit = Some(finished.exit_code(false));
     }
@@ -613,21 +615,22 @@ fn finish(args: &SuiteArgs, mut suite: Suite, gathered: Gathered) -> anyhow::Res
     if let Some(out) = &args.out {
         let mut files = Vec::new();
         if let Some(tests) = tests {
-            files.push(("suite_tests.rs".to_owned(), tests.into_bytes()));
+            files.push(OutputFile::bytes("suite_tests.rs", tests.into_bytes()));
         }
         if args.engine == SuiteEngine::Korat {
-            files.push(("suite.jsonl".to_owned(), candidate_lines(&gathered.kept)?));
+            files.push(OutputFile::bytes("suite.jsonl", candidate_lines(&gathered.kept)?));
         }
         let plot = crate::report::field_size_plot(&summary);
         if let Ok(svg) = &plot {
-            files.push(("field-sizes.svg".to_owned(), svg.clone().into_bytes()));
+            files.push(OutputFile::bytes("field-sizes.svg", svg.clone().into_bytes()));
         }
         // The page lists the files, itself included.
-        summary.files = files.iter().map(|(name, _)| name.clone()).chain(["report.html".to_owned()]).collect();
+        summary.files = files.iter().map(|f| f.name.clone()).chain(["report.html".to_owned()]).collect();
         files.push(crate::report::Page::suite(&summary, plot).file());
         let text = serde_json::to_string_pretty(&summary)? + "\n";
         std::fs::create_dir_all(out).map_err(|e| anyhow::anyhow!("making {}: {e}", out.display()))?;
-        crate::staging::write_outputs(out, &files, text.as_bytes())?;
+        let budget = Budget::new(Interrupts::install()?, None);
+        write_outputs(out, files, &budget, |_, _| Ok(text.into_bytes()))?;
     }
     match args.format {
         Format::Json => print(serde_json::to_string(&summary)?)?,

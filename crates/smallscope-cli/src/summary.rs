@@ -27,6 +27,10 @@ pub struct RunFacts {
     /// The files of this run in `--out` (this summary aside).
     #[serde(default)]
     pub files: Vec<String>,
+    /// Files cut short or not written (by the time limit or a signal):
+    /// `--resume` writes them whole.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub partial: Vec<crate::writing::PartialFile>,
 }
 
 impl RunFacts {
@@ -40,6 +44,7 @@ impl RunFacts {
             replay,
             resume: None,
             files: Vec::new(),
+            partial: Vec::new(),
         }
     }
 }

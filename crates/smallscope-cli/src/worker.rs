@@ -49,7 +49,11 @@ pub fn serve<F: Fold + Clone + Send + 'static>(dir: &Path, job: Arc<dyn Job<Fold
     match prepare(dir, memory_limit) {
         Ok((pipe, flight)) => run(dir, job, pipe, flight, memory_limit),
         Err(error) => {
-            eprintln!("error: starting a worker: {error:#}");
+            eprintln!(
+                "error: {WORKER_DIR}={} is set, so this runs as a smallscope worker, but it cannot start: {error:#}\n\
+                 (the variable is for smallscope's own workers: unset it to run smallscope)",
+                dir.display()
+            );
             ExitCode::from(2)
         }
     }

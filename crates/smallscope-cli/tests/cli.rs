@@ -256,7 +256,9 @@ fn timeouts_and_limits_must_be_finite_and_positive() {
         refused_naming(&["beapi", "bst", "--scope", "2", "--call-timeout", bad], "--call-timeout");
     }
     refused_naming(&["beapi", "bst", "--scope", "2", "--time-limit", "1e300"], "--time-limit");
-    refused_naming(&["beapi", "bst", "--scope", "2", "--memory-limit-mb", "0"], "--memory-limit-mb");
+    for small in ["0", "1", "31"] {
+        refused_naming(&["beapi", "bst", "--scope", "2", "--memory-limit-mb", small], "--memory-limit-mb");
+    }
     refused_naming(&["random", "dll", "--time-limit", "1e300s"], "time limit");
 }
 

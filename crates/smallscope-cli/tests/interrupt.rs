@@ -161,6 +161,11 @@ fn assert_same_files(resumed: &Files, whole: &Files) {
 }
 
 fn killed_and_whole(args: &[&str], what: &str, bytes: u64) -> (Files, Files) {
+    stopped_and_whole(args, what, bytes, "-KILL")
+}
+
+/// [`killed_and_whole`], the run stopped midway by the signal `name`.
+fn stopped_and_whole(args: &[&str], what: &str, bytes: u64, name: &str) -> (Files, Files) {
     let whole = tempfile::tempdir().unwrap();
     let mut full = args.to_vec();
     full.extend(["--out", "out"]);
@@ -170,7 +175,7 @@ fn killed_and_whole(args: &[&str], what: &str, bytes: u64) -> (Files, Files) {
     let dir = tempfile::tempdir().unwrap();
     let mut child = spawn(&full, dir.path());
     wait_for_commits(&dir.path().join("out"), what, bytes, &mut child);
-    child.kill().unwrap();
+    signal(&child, name);
     child.wait().unwrap();
     full.push("--resume");
     let resumed = smallscope(&full, dir.path());
@@ -208,6 +213,17 @@ fn a_killed_ascending_korat_run_resumes_to_the_same_outputs() {
     let expected: Vec<(u64, u64)> = (1..=11).map(|k| (k, catalan(k))).collect();
     assert_eq!(levels, expected, "one level per size, its trees");
     assert_same_files(&resumed, &whole);
+}
+
+/// Ctrl-C and SIGTERM end a run with its engine's last commit: `--resume`
+/// carries it on from there, to the files of an uninterrupted run.
+#[test]
+fn an_interrupted_or_terminated_run_resumes_to_the_same_outputs() {
+    for name in ["-INT", "-TERM"] {
+        let args = ["korat", "binary-tree", "--scope", "12", "--threads", "2"];
+        let (resumed, whole) = stopped_and_whole(&args, "events", 200_000, name);
+        assert_same_files(&resumed, &whole);
+    }
 }
 
 #[test]

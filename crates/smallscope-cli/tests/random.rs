@@ -212,3 +212,33 @@ fn bench_random_prints_one_table_with_the_target() {
     assert!(text.contains("target: >= 100000 sequences/s single-threaded on dll"), "{text}");
     assert!(refused_in_one_line(&["bench", "random", "--seconds", "0"]).contains("--seconds"));
 }
+
+/// Each failure group's replay command stops at the sequence that found it:
+/// it finds the group again (naming the same sequence), and one sequence
+/// fewer does not. A run of N sequences is the first N of any longer run.
+#[test]
+fn a_failure_replays_from_the_prefix_that_found_it() {
+    for (subject, _, _, _) in PLANTED {
+        let (code, summary) = random_json(subject, &["--time-limit", "2s", "--seed", "3"]);
+        assert_eq!(code, 1, "{subject}: {summary:#}");
+        let total = summary["sequences"].as_u64().unwrap();
+        for group in groups(&summary) {
+            let replay = group["replay"].as_str().unwrap_or_else(|| panic!("{subject}: no replay in {group:#}"));
+            let words: Vec<&str> = replay.split_whitespace().collect();
+            assert_eq!(words[words.len() - 2], "--sequences", "{replay}");
+            let at: u64 = words[words.len() - 1].parse().unwrap();
+            assert!(at <= total && at < total.max(2), "{subject}: the prefix {at} of {total}");
+            let same = |g: &serde_json::Value| {
+                ["kind", "contract", "operation", "during"].iter().all(|&key| g[key] == group[key])
+            };
+            let (_, again) = random_json(subject, &words[3..]);
+            let found = groups(&again).iter().find(|g| same(g));
+            let found = found.unwrap_or_else(|| panic!("{subject}: `{replay}` lost {group:#}"));
+            assert_eq!(found["replay"], group["replay"], "{subject}");
+            let fewer = (at - 1).to_string();
+            let args: Vec<&str> = words[3..words.len() - 1].iter().copied().chain([fewer.as_str()]).collect();
+            let (_, before) = random_json(subject, &args);
+            assert!(!groups(&before).iter().any(same), "{subject}: found before sequence {at}");
+        }
+    }
+}

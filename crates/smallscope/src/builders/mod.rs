@@ -185,16 +185,18 @@ pub fn identify<T: Subject + StdTraits>(
     small.state_matching = true;
     small.graphs = true;
     small.pictures = 0;
+    // Under a time limit, identification takes at most half of it (a state
+    // space that grows without bound would take it all), so that the
+    // search has the rest.
     let remaining = || match config.time_limit {
         None => Ok(None),
-        Some(limit) => match limit.checked_sub(started.elapsed()).filter(|left| !left.is_zero()) {
+        Some(limit) => match (limit / 2).checked_sub(started.elapsed()).filter(|left| !left.is_zero()) {
             Some(left) => Ok(Some(left)),
             None => Err(Stop::TimeLimit),
         },
     };
     let mut random = observers::random_settings(small.int_range());
-    // Under a time limit, detection takes at most a quarter of it, so that
-    // the search has the rest.
+    // Detection takes at most a quarter of the time limit.
     random.time_limit = config.time_limit.map(|limit| limit / 4);
     let detection = observers::classify::<T>(&random, killed, stop)?;
     let roles = detection.roles;

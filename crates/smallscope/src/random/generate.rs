@@ -128,6 +128,9 @@ pub(super) struct Group {
     pub smallest: Program,
     /// Calls of the first failing sequence found in the group.
     pub first_calls: usize,
+    /// Sequences explored when the group was found: a run of that many
+    /// finds it again (its replay command stops there).
+    pub first_at: u64,
     pub failure: Broken,
 }
 
@@ -324,6 +327,7 @@ impl<'a, T: Heap> Generator<'a, T> {
                 count: g.count,
                 smallest: g.smallest.clone(),
                 first_calls: g.first_calls,
+                first_at: g.first_at,
                 broken: g.failure.clone(),
             })
             .collect();
@@ -374,7 +378,13 @@ impl<'a, T: Heap> Generator<'a, T> {
             self.groups = delta
                 .groups
                 .into_iter()
-                .map(|g| Group { count: g.count, smallest: g.smallest, first_calls: g.first_calls, failure: g.broken })
+                .map(|g| Group {
+                    count: g.count,
+                    smallest: g.smallest,
+                    first_calls: g.first_calls,
+                    first_at: g.first_at,
+                    failure: g.broken,
+                })
                 .collect();
             self.regression_pool = delta
                 .sample
@@ -445,12 +455,14 @@ impl<'a, T: Heap> Generator<'a, T> {
 
     /// Seeds the component set with every sequence of a constructor and at
     /// most two more calls on its value, over the seed domains: at most
-    /// [`BOOTSTRAP_SEQUENCES`] of them, and at most a quarter of a sequence
-    /// limit, so that random generation keeps most of the budget. Random
+    /// [`BOOTSTRAP_SEQUENCES`] of them, whatever the sequence limit. Random
     /// picks rarely land on these short sequences once the set is large, yet
     /// they are the best replacements when simplifying (§6.1).
     fn bootstrap(&mut self) {
-        let budget = self.config.sequence_limit.map_or(BOOTSTRAP_SEQUENCES, |n| (n / 4).min(BOOTSTRAP_SEQUENCES));
+        // Whatever the run's limit: a run of N sequences is then the first N
+        // of any longer run with the seed, so a failure's replay command
+        // (`--sequences` up to the one that found it) finds it again.
+        let budget = BOOTSTRAP_SEQUENCES;
         let ops = self.exec.ops;
         for (index, op) in ops.iter().enumerate() {
             if !op.is_constructor() {
@@ -987,9 +999,10 @@ impl<'a, T: Heap> Generator<'a, T> {
             None => {
                 let group = self.groups.len();
                 self.group_of.insert(key, group);
-                let event =
-                    failure_event(group as u32, &failure, &program, 1, &self.infos, self.replay(self.counts.explored));
-                self.groups.push(Group { count: 1, first_calls: program.calls.len(), smallest: program, failure });
+                let first_at = self.counts.explored;
+                let event = failure_event(group as u32, &failure, &program, 1, &self.infos, self.replay(first_at));
+                let first_calls = program.calls.len();
+                self.groups.push(Group { count: 1, first_calls, first_at, smallest: program, failure });
                 self.emit(Event::Failure(event));
             }
         }

@@ -50,6 +50,9 @@ pub(super) struct GroupState {
     pub count: u64,
     pub smallest: Program,
     pub first_calls: usize,
+    /// Journals of earlier versions lack it: 0, no replay prefix.
+    #[serde(default)]
+    pub first_at: u64,
     pub broken: Broken,
 }
 

@@ -347,7 +347,12 @@ impl<T: Subject + StdTraits> RandomJob<T> {
                 _ => Vec::new(),
             };
             let mut event = failure_event(index as u32, &broken, &program, group.count, &generator.infos, None);
-            event.replay = generator.replay(generator.counts.explored);
+            // The replay stops at the sequence that found the group.
+            let at = match group.first_at {
+                0 => generator.counts.explored,
+                at => at,
+            };
+            event.replay = generator.replay(at);
             event.shrink = Some(Shrink { first: group.first_calls, smallest: before, simplified: program.calls.len() });
             event.assertion = assertion;
             // Only where the run can still replay: not after its memory

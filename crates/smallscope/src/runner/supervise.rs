@@ -21,6 +21,9 @@ pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(10);
 /// its operation is quarantined.
 pub const DEFAULT_MAX_REPEATS: u32 = 3;
 
+/// How long an attempt asked to stop has to finish before it is abandoned.
+const STOP_GRACE: Duration = Duration::from_secs(3);
+
 /// `flaky` findings after which a run stops: the code under test is
 /// nondeterministic, and restarting past it would go on forever.
 pub const MAX_FLAKY: u32 = 3;
@@ -103,6 +106,10 @@ pub enum Next {
     /// The process ran out of memory outside the code under test: the run
     /// ends with what it committed.
     Ended(Stop),
+    /// The process was killed from outside (SIGKILL we did not send: the
+    /// system's out-of-memory killer, most likely): not the code under
+    /// test's doing, so the run ends with what it committed, to be resumed.
+    Lost(String),
 }
 
 /// How an attempt died.
@@ -123,6 +130,11 @@ pub trait Attempt {
     fn interrupt(&mut self);
     /// Gives up at once: a process is killed, a thread left behind.
     fn abandon(&mut self);
+    /// Whether the attempt is stopped from outside (SIGSTOP, a debugger):
+    /// its time in a call then does not count towards a hang.
+    fn paused(&self) -> bool {
+        false
+    }
 }
 
 /// What the supervisor should do next, as its observer sees it.
@@ -131,6 +143,10 @@ pub enum Control {
     Continue,
     /// Ask the job to stop early and finish (a first Ctrl-C).
     Interrupt,
+    /// The run's time limit has passed by the wall clock (hangs and
+    /// restarts, which the engine's own clock leaves out, included): stop
+    /// as [`Control::Interrupt`] does, the run's stop being the time limit.
+    TimeUp,
     /// Stop at once, keeping only what is committed (a second Ctrl-C).
     Abandon,
 }
@@ -173,6 +189,8 @@ pub enum RunError {
     Again { address: super::Address, kind: FailureKind, message: String },
     #[error("stopped after {0} restarts: the code under test keeps killing the worker")]
     TooManyRestarts(u32),
+    #[error("the worker was killed from outside ({0}): what the run committed is kept, and --resume carries it on")]
+    Lost(String),
 }
 
 /// Starts an attempt that carries on from what a supervisor committed.
@@ -221,29 +239,44 @@ impl<F: Fold> Supervisor<F> {
 
     /// Starts `launch`ed attempts until one finishes.
     pub fn run(&mut self, launch: &mut Launch<'_, F>, observer: &mut dyn Observer) -> Result<Ending, RunError> {
-        let mut interrupted = false;
+        // Why and since when the run is being stopped from outside.
+        let mut stopping: Option<(Stop, Instant)> = None;
+        // A death that no commit has followed yet: the attempt after it
+        // confirms or reports its input, so a stop waits for that attempt's
+        // first commit (at most `settle_time`): a hang found just before a
+        // time limit or a Ctrl-C is reported, not lost.
+        let mut unsettled = false;
+        let ending = |stopping: Option<(Stop, Instant)>| match stopping {
+            Some((Stop::TimeLimit, _)) => Ending::Stopped(Stop::TimeLimit),
+            _ => Ending::Abandoned,
+        };
         loop {
             let mut attempt = launch(self)?;
             let mut watch = HangWatch::new(self.call_timeout);
+            let mut interrupted: Option<Instant> = None;
             let killed = loop {
-                match observer.poll() {
-                    Control::Continue => {}
-                    Control::Interrupt => {
-                        interrupted = true;
+                if let Some(ending) = self.heed(observer.poll(), &mut stopping) {
+                    attempt.abandon();
+                    return Ok(ending);
+                }
+                if let Some((_, since)) = stopping {
+                    if interrupted.is_none() && (!unsettled || since.elapsed() >= self.settle_time()) {
+                        interrupted = Some(Instant::now());
                         attempt.interrupt();
                         // A call that does not return holds the stop up: give it little time.
                         let grace = Duration::from_secs(2);
                         watch.timeout = Some(watch.timeout.map_or(grace, |t| t.min(grace)));
                     }
-                    Control::Abandon => {
-                        attempt.abandon();
-                        return Ok(Ending::Abandoned);
-                    }
+                }
+                if interrupted.is_some_and(|at| at.elapsed() >= STOP_GRACE) {
+                    attempt.abandon();
+                    return Ok(ending(stopping));
                 }
                 match attempt.next(watch.poll_interval()) {
                     Next::Batch(batch) => {
                         observer.batch(&batch);
                         self.committed = true;
+                        unsettled = false;
                         if let Some(journal) = &mut self.journal {
                             journal.extend_from_slice(&batch.journal);
                         }
@@ -258,11 +291,20 @@ impl<F: Fold> Supervisor<F> {
                         }
                     }
                     Next::Idle => {}
-                    Next::Finished(result) => return result.map(|()| Ending::Finished).map_err(Into::into),
+                    Next::Finished(result) => {
+                        result?;
+                        return Ok(match stopping {
+                            Some((Stop::TimeLimit, _)) => Ending::Stopped(Stop::TimeLimit),
+                            _ => Ending::Finished,
+                        });
+                    }
                     Next::Ended(stop) => return Ok(Ending::Stopped(stop)),
+                    Next::Lost(why) => return Err(RunError::Lost(why)),
                     Next::Died(death) => break self.blame(attempt.flight(), death)?,
                 }
-                if let Some(slot) = watch.hung(attempt.flight()) {
+                if attempt.paused() {
+                    watch.pause();
+                } else if let Some(slot) = watch.hung(attempt.flight()) {
                     attempt.abandon();
                     let seconds = self.call_timeout.map_or(0.0, |t| t.as_secs_f64());
                     let death = Death {
@@ -273,16 +315,49 @@ impl<F: Fold> Supervisor<F> {
                     break self.blame(attempt.flight(), death)?;
                 }
             };
-            if interrupted {
+            if interrupted.is_some() {
                 // Stopping: what the dead attempt committed is what there is.
-                return Ok(Ending::Abandoned);
+                return Ok(ending(stopping));
             }
+            unsettled = true;
             observer.killed(&killed);
             self.restarts += 1;
             if self.restarts > self.max_restarts {
                 return Err(RunError::TooManyRestarts(self.max_restarts));
             }
+            // No restart for a run that is over, but to report what it found.
+            if let Some(ending) = self.heed(observer.poll(), &mut stopping) {
+                return Ok(ending);
+            }
+            if stopping.is_some_and(|(_, since)| since.elapsed() >= self.settle_time()) {
+                return Ok(ending(stopping));
+            }
         }
+    }
+
+    /// Notes a stop the observer asks for; the ending when it must be at once.
+    fn heed(&self, control: Control, stopping: &mut Option<(Stop, Instant)>) -> Option<Ending> {
+        match control {
+            Control::Continue => None,
+            Control::Interrupt => {
+                stopping.get_or_insert((Stop::Interrupted, Instant::now()));
+                None
+            }
+            Control::TimeUp => {
+                stopping.get_or_insert((Stop::TimeLimit, Instant::now()));
+                None
+            }
+            Control::Abandon => Some(match stopping {
+                Some((Stop::TimeLimit, _)) => Ending::Stopped(Stop::TimeLimit),
+                _ => Ending::Abandoned,
+            }),
+        }
+    }
+
+    /// How long a stop waits for the input of a death to be confirmed and
+    /// reported: a call timeout to run it again, and as long to go past it.
+    fn settle_time(&self) -> Duration {
+        2 * self.call_timeout.unwrap_or(Duration::ZERO) + STOP_GRACE
     }
 
     /// Records the input a death is blamed on (the culprit's, or the one
@@ -349,6 +424,11 @@ impl HangWatch {
         self.timeout.map_or(Duration::from_millis(200), |t| {
             (t / 10).clamp(Duration::from_millis(5), Duration::from_millis(200))
         })
+    }
+
+    /// Forgets when calls began: a paused attempt's time is not theirs.
+    fn pause(&mut self) {
+        self.seen.clear();
     }
 
     /// The slot whose call has run past the timeout, if one has.

@@ -1,0 +1,296 @@
+//! How a run's files reach `--out` within its limits.
+//!
+//! Each file is streamed to a temporary name in the folder and renamed into
+//! place, `summary.json` last, so that no file is ever half there and
+//! nothing holds a large file in memory beside the run's own results. A
+//! time limit, or a signal that comes while the files are written, cuts
+//! the file being written at its last whole line (the files after it are
+//! not written); the summary lists each such file as partial, and the
+//! run's staging folder stays so that `--resume` writes them whole.
+
+use std::fs::File;
+use std::io::{BufWriter, Seek as _, Write};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use anyhow::Context as _;
+use smallscope::emit::write_atomically;
+
+use crate::signals::{Interrupts, TERMINATE_WRITING};
+
+/// How long past its time limit a run may go on writing its files.
+pub const WRITING_GRACE: Duration = Duration::from_secs(5);
+
+/// Bytes written between two looks at the budget.
+const LOOK_EVERY: u64 = 64 * 1024;
+
+/// One file of a run's output.
+pub struct OutputFile<'a> {
+    pub name: String,
+    body: Body<'a>,
+}
+
+/// Writes a file's lines into a writer, as it makes them.
+type WriteLines<'a> = Box<dyn FnOnce(&mut dyn Write) -> std::io::Result<()> + 'a>;
+
+enum Body<'a> {
+    /// Made already (small files: pages, tests).
+    Bytes(Vec<u8>),
+    /// Written line by line as it is made (structures, events).
+    Lines(WriteLines<'a>),
+}
+
+impl<'a> OutputFile<'a> {
+    pub fn bytes(name: impl Into<String>, bytes: Vec<u8>) -> Self {
+        OutputFile { name: name.into(), body: Body::Bytes(bytes) }
+    }
+
+    /// A file of lines that `write` makes as it writes them.
+    pub fn lines(name: impl Into<String>, write: impl FnOnce(&mut dyn Write) -> std::io::Result<()> + 'a) -> Self {
+        OutputFile { name: name.into(), body: Body::Lines(Box::new(write)) }
+    }
+}
+
+/// What may cut the writing short: the run's time limit and signals.
+pub struct Budget<'a> {
+    interrupts: &'a Interrupts,
+    /// Signals received before writing began.
+    signals_before: usize,
+    deadline: Option<Instant>,
+}
+
+impl<'a> Budget<'a> {
+    /// Writing that ends by `deadline` (if any), and at a signal that comes
+    /// from now on, at a second one, or a second after a SIGTERM.
+    pub fn new(interrupts: &'a Interrupts, deadline: Option<Instant>) -> Self {
+        Budget { interrupts, signals_before: interrupts.count(), deadline }
+    }
+
+    /// Why writing must stop now, if it must.
+    pub fn cut(&self) -> Option<&'static str> {
+        let count = self.interrupts.count();
+        if count > self.signals_before || count > 1 {
+            Some("a signal")
+        } else if self.interrupts.since_terminate().is_some_and(|since| since >= TERMINATE_WRITING) {
+            Some("SIGTERM")
+        } else if self.deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+            Some("the time limit")
+        } else {
+            None
+        }
+    }
+}
+
+/// A file that was cut short, or not written at all.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PartialFile {
+    pub name: String,
+    /// Whole lines it holds (0: not written).
+    pub lines: u64,
+    /// What cut it: `the time limit`, `a signal`, `SIGTERM`.
+    pub cut_by: String,
+}
+
+impl PartialFile {
+    pub fn describe(&self) -> String {
+        match self.lines {
+            0 => format!("{} was not written ({} came first)", self.name, self.cut_by),
+            lines => format!("{} is partial: cut by {} after {lines} lines", self.name, self.cut_by),
+        }
+    }
+}
+
+/// The error a [`CutWriter`] stops a writer with.
+#[derive(Debug, thiserror::Error)]
+#[error("writing was cut short by {0}")]
+struct Cut(&'static str);
+
+/// Writes to a file, looking at the budget every [`LOOK_EVERY`] bytes,
+/// and knows where its last whole line ends.
+struct CutWriter<'b, 'a> {
+    file: BufWriter<File>,
+    budget: &'b Budget<'a>,
+    written: u64,
+    next_look: u64,
+    /// Bytes up to the end of the last whole line, and the lines.
+    whole: u64,
+    lines: u64,
+}
+
+impl Write for CutWriter<'_, '_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.written >= self.next_look {
+            self.next_look = self.written + LOOK_EVERY;
+            if let Some(why) = self.budget.cut() {
+                return Err(std::io::Error::other(Cut(why)));
+            }
+        }
+        let n = self.file.write(buf)?;
+        if let Some(last) = buf[..n].iter().rposition(|&b| b == b'\n') {
+            self.whole = self.written + last as u64 + 1;
+            self.lines += buf[..n].iter().filter(|&&b| b == b'\n').count() as u64;
+        }
+        self.written += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush()
+    }
+}
+
+/// Writes a run's files into `out` within `budget`, then `summary.json`,
+/// made by `summary` from the names of the files written and those cut
+/// short. A file an earlier run's summary lists and this run does not
+/// write is removed, so that the folder holds one run's files. Returns
+/// the partial files.
+pub fn write_outputs(
+    out: &Path,
+    files: Vec<OutputFile<'_>>,
+    budget: &Budget<'_>,
+    summary: impl FnOnce(Vec<String>, &[PartialFile]) -> anyhow::Result<Vec<u8>>,
+) -> anyhow::Result<Vec<PartialFile>> {
+    remove_earlier_files(out, &files);
+    // The small files first: a cut leaves the pages and takes the long lists.
+    let (mut files, lines): (Vec<_>, Vec<_>) = files.into_iter().partition(|f| matches!(f.body, Body::Bytes(_)));
+    files.extend(lines);
+    let mut written = Vec::new();
+    let mut partial = Vec::new();
+    for file in files {
+        let path = out.join(&file.name);
+        if let Some(why) = budget.cut() {
+            let _ = std::fs::remove_file(&path);
+            partial.push(PartialFile { name: file.name, lines: 0, cut_by: why.into() });
+            continue;
+        }
+        match file.body {
+            Body::Bytes(bytes) => {
+                write_atomically(&path, &bytes).with_context(|| format!("writing {}", path.display()))?;
+                written.push(file.name);
+            }
+            Body::Lines(write) => {
+                if let Some(cut) = write_lines(&path, write, budget)? {
+                    partial.push(PartialFile { name: file.name.clone(), ..cut });
+                }
+                written.push(file.name);
+            }
+        }
+    }
+    let text = summary(written, &partial)?;
+    let path = out.join(crate::staging::SUMMARY);
+    write_atomically(&path, &text).with_context(|| format!("writing {}", path.display()))?;
+    Ok(partial)
+}
+
+/// Writes the lines `write` makes to `path`, atomically; when the budget
+/// cuts it, the file keeps its whole lines and says how many.
+fn write_lines(path: &Path, write: WriteLines<'_>, budget: &Budget<'_>) -> anyhow::Result<Option<PartialFile>> {
+    let context = || format!("writing {}", path.display());
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let temp =
+        tempfile::Builder::new().prefix(&format!(".{name}.")).suffix(".tmp").tempfile_in(dir).with_context(context)?;
+    let (temp_file, temp_path) = temp.into_parts();
+    let mut writer =
+        CutWriter { file: BufWriter::new(temp_file), budget, written: 0, next_look: 0, whole: 0, lines: 0 };
+    let outcome = write(&mut writer).and_then(|()| writer.flush());
+    let cut = match outcome {
+        Ok(()) => None,
+        Err(error) => match error.get_ref().and_then(|e| e.downcast_ref::<Cut>()) {
+            Some(Cut(why)) => Some(PartialFile { name, lines: writer.lines, cut_by: (*why).to_owned() }),
+            None => return Err(error).with_context(context),
+        },
+    };
+    let mut file = writer.file.into_inner().map_err(|e| e.into_error()).with_context(context)?;
+    if cut.is_some() {
+        file.set_len(writer.whole).with_context(context)?;
+        file.seek(std::io::SeekFrom::End(0)).with_context(context)?;
+    }
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        file.set_permissions(std::fs::Permissions::from_mode(0o644)).with_context(context)?;
+    }
+    temp_path.persist(path).map_err(|e| e.error).with_context(context)?;
+    Ok(cut)
+}
+
+/// Removes the files an earlier run's summary in `out` lists that this run
+/// does not write.
+fn remove_earlier_files(out: &Path, files: &[OutputFile<'_>]) {
+    #[derive(serde::Deserialize)]
+    struct Listed {
+        #[serde(default)]
+        files: Vec<String>,
+    }
+    let earlier: Vec<String> = std::fs::read_to_string(out.join(crate::staging::SUMMARY))
+        .ok()
+        .and_then(|t| serde_json::from_str::<Listed>(&t).ok())
+        .map(|l| l.files)
+        .unwrap_or_default();
+    for name in earlier.iter().filter(|n| !files.iter().any(|f| &f.name == *n)) {
+        // Only plain names in the folder: a summary never lists paths elsewhere.
+        if !name.contains('/') && !name.contains('\\') {
+            let _ = std::fs::remove_file(out.join(name));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A budget whose deadline has passed cuts a long file at a whole line
+    /// and leaves the files after it unwritten; the summary lists both.
+    #[test]
+    fn a_passed_deadline_cuts_the_lines_at_a_whole_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let interrupts = Interrupts::install().unwrap();
+        let budget = Budget::new(interrupts, Some(Instant::now() + Duration::from_millis(200)));
+        let started = Instant::now();
+        let files = vec![
+            OutputFile::lines("endless.jsonl", |out| {
+                for i in 0u64.. {
+                    writeln!(out, "{{\"index\":{i},\"padding\":\"{}\"}}", "x".repeat((i % 97) as usize))?;
+                }
+                Ok(())
+            }),
+            OutputFile::lines("after.jsonl", |out| writeln!(out, "{{}}")),
+            OutputFile::bytes("report.html", b"<html></html>".to_vec()),
+        ];
+        let mut listed = Vec::new();
+        let partial = write_outputs(dir.path(), files, &budget, |written, partial| {
+            listed = written;
+            Ok(serde_json::to_vec(partial)?)
+        })
+        .unwrap();
+        assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
+        assert_eq!(listed, ["report.html", "endless.jsonl"]);
+        assert_eq!(partial.len(), 2, "{partial:?}");
+        assert_eq!((partial[0].name.as_str(), partial[0].cut_by.as_str()), ("endless.jsonl", "the time limit"));
+        assert_eq!((partial[1].name.as_str(), partial[1].lines), ("after.jsonl", 0));
+        let text = std::fs::read_to_string(dir.path().join("endless.jsonl")).unwrap();
+        assert!(text.ends_with('\n'));
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len() as u64, partial[0].lines);
+        for (i, line) in lines.iter().enumerate() {
+            let value: serde_json::Value = serde_json::from_str(line).unwrap();
+            assert_eq!(value["index"], i as u64);
+        }
+        assert!(!dir.path().join("after.jsonl").exists());
+        let summary: Vec<PartialFile> =
+            serde_json::from_slice(&std::fs::read(dir.path().join("summary.json")).unwrap()).unwrap();
+        assert_eq!(summary, partial);
+    }
+
+    #[test]
+    fn without_a_cut_every_file_is_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let budget = Budget::new(Interrupts::install().unwrap(), None);
+        let files = vec![OutputFile::lines("n.jsonl", |out| (0..100_000).try_for_each(|i| writeln!(out, "{i}")))];
+        let partial = write_outputs(dir.path(), files, &budget, |_, _| Ok(b"{}".to_vec())).unwrap();
+        assert!(partial.is_empty());
+        let text = std::fs::read_to_string(dir.path().join("n.jsonl")).unwrap();
+        let expected: String = (0..100_000).map(|i| format!("{i}\n")).collect();
+        assert_eq!(text, expected);
+    }
+}

@@ -1,0 +1,205 @@
+//! Cases of the reliability battery: what a run does when its output, its
+//! environment, its signals or its folder are not as expected. Each ends
+//! as a trusted tool would: the run's own outcome, or one clear line.
+
+mod common;
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::*;
+
+/// A planted bug random testing finds in a fixed run.
+const FAILING: [&str; 6] = ["random", "dll-bug-remove", "--sequences", "3000", "--seed", "2"];
+
+#[test]
+fn a_closed_or_full_standard_output_does_not_hide_the_failures() {
+    let dir = tempfile::tempdir().unwrap();
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let closed = Command::new(env!("CARGO_BIN_EXE_smallscope"))
+        .args(FAILING)
+        .current_dir(dir.path())
+        .stdout(writer)
+        .output()
+        .unwrap();
+    assert_eq!(closed.status.code(), Some(1), "{}", stderr(&closed));
+    let full = Command::new(env!("CARGO_BIN_EXE_smallscope"))
+        .args(FAILING)
+        .current_dir(dir.path())
+        .stdout(std::fs::File::create("/dev/full").unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(full.status.code(), Some(1), "{}", stderr(&full));
+}
+
+#[test]
+fn an_inherited_worker_variable_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_smallscope"))
+        .args(["beapi", "bst", "--scope", "2"])
+        .env("SMALLSCOPE_WORKER_DIR", dir.path().join("gone"))
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let text = stderr(&output);
+    assert!(text.contains("SMALLSCOPE_WORKER_DIR") && text.contains("unset it"), "{text}");
+}
+
+/// Interrupted, then resumed with the options in another order and `--out`
+/// spelled `./out/`: the same run, carried on to the files of a whole one.
+#[test]
+fn a_resume_is_the_same_run_whatever_the_order_of_its_options() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["beapi", "bst", "--scope", "11", "--builders", "new,add", "--check", "none", "--out", "out"];
+    let mut child = spawn(&args, dir.path());
+    let checkpoint = dir.path().join("out/.smallscope/checkpoint.json");
+    let started = Instant::now();
+    while std::fs::read_to_string(&checkpoint).map_or(true, |t| !t.contains("\"events\":") || t.contains(":0,")) {
+        assert!(child.try_wait().unwrap().is_none(), "the run ended before it could be stopped");
+        assert!(started.elapsed() < Duration::from_secs(300));
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+    let reordered = ["beapi", "--out", "./out/", "--check", "none", "bst", "--builders", "new,add", "--scope", "11"];
+    let output = smallscope(&[&reordered[..], &["--resume"]].concat(), dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(stderr(&output).contains("resuming"), "{}", stderr(&output));
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("out/summary.json")).unwrap()).unwrap();
+    // Every search tree of at most 11 keys from 0..11, the empty one too:
+    // the sum over k of C(11, k) * Catalan(k).
+    let trees: u64 = (0..=11).map(|k| binomial(11, k) * catalan(k)).sum();
+    assert_eq!(summary["structures"], trees, "{summary:#}");
+    assert_eq!(summary["stop"], "complete");
+}
+
+#[test]
+fn a_run_begun_by_another_build_is_not_resumed() {
+    let dir = tempfile::tempdir().unwrap();
+    let job = dir.path().join("out/.smallscope/job.json");
+    let mut child = spawn(&["korat", "binary-tree", "--scope", "13", "--out", "out"], dir.path());
+    while !job.exists() {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let mut file: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&job).unwrap()).unwrap();
+    // The job file as another build would have left it.
+    file["program"] = "smallscope 0.0.1 (1 bytes, modified 0)".into();
+    std::fs::write(&job, file.to_string()).unwrap();
+    let refused = smallscope(&["korat", "binary-tree", "--scope", "13", "--out", "out", "--resume"], dir.path());
+    assert_eq!(refused.status.code(), Some(2));
+    let text = stderr(&refused);
+    assert!(text.contains("another build") && text.contains("0.0.1"), "{text}");
+    assert_eq!(text.trim().lines().count(), 1, "{text}");
+}
+
+#[test]
+fn sighup_ends_a_run_as_sigterm_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = spawn(&["korat", "binary-tree", "--scope", "14", "--out", "out"], dir.path());
+    let checkpoint = dir.path().join("out/.smallscope/checkpoint.json");
+    while !checkpoint.exists() {
+        assert!(child.try_wait().unwrap().is_none());
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let sent = Instant::now();
+    Command::new("kill").args(["-HUP", &child.id().to_string()]).status().unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(sent.elapsed() < Duration::from_secs(2), "{:?}", sent.elapsed());
+    assert_eq!(output.status.code(), Some(129), "{}", stderr(&output));
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("out/summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["stop"], "interrupted", "{summary:#}");
+    assert!(summary["resume"].as_str().is_some(), "{summary:#}");
+}
+
+/// Under `ulimit -f` writing the files fails: said in one line, exit 2,
+/// instead of a silent death by SIGXFSZ.
+#[test]
+fn a_file_size_limit_is_an_error_not_a_silent_death() {
+    let dir = tempfile::tempdir().unwrap();
+    let command =
+        format!("ulimit -f 64; exec {} korat binary-tree --scope 10 --out out", env!("CARGO_BIN_EXE_smallscope"));
+    let output =
+        Command::new("sh").args(["-c", &command]).current_dir(dir.path()).stdin(Stdio::null()).output().unwrap();
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    let text = stderr(&output);
+    assert!(text.contains("error:") && text.to_lowercase().contains("file too large"), "{text}");
+}
+
+/// The worker processes of the run `pid`.
+fn workers(pid: u32) -> Vec<u32> {
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).map(|d| d.flatten().collect()).unwrap_or(Vec::new());
+    tasks
+        .iter()
+        .flat_map(|task| {
+            std::fs::read_to_string(task.path().join("children"))
+                .unwrap_or_default()
+                .split_whitespace()
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+        })
+        .filter_map(|p| p.parse().ok())
+        .collect()
+}
+
+/// Starts `args` and waits for its first commit and its worker.
+fn started_with_worker(args: &[&str], dir: &std::path::Path) -> (std::process::Child, u32) {
+    let mut child = spawn(args, dir);
+    let checkpoint = dir.join("out/.smallscope/checkpoint.json");
+    let started = Instant::now();
+    loop {
+        assert!(child.try_wait().unwrap().is_none(), "the run ended too soon");
+        assert!(started.elapsed() < Duration::from_secs(120));
+        if let (true, Some(&worker)) = (checkpoint.exists(), workers(child.id()).first()) {
+            return (child, worker);
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// A worker killed by SIGKILL that smallscope did not send (the system's
+/// out-of-memory killer does that) is no finding in the code under test:
+/// the run says so in one line, exits 2 and can be resumed to the end.
+#[test]
+fn a_worker_killed_from_outside_is_not_a_finding() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["korat", "binary-tree", "--scope", "13", "--out", "out"];
+    let (child, worker) = started_with_worker(&args, dir.path());
+    Command::new("kill").args(["-KILL", &worker.to_string()]).status().unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    let text = stderr(&output);
+    assert!(text.contains("killed from outside") && text.contains("--resume"), "{text}");
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("out/summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["failures"], 0, "{summary:#}");
+    let resumed = smallscope(&[&args[..], &["--resume"]].concat(), dir.path());
+    assert_eq!(resumed.status.code(), Some(0), "{}", stderr(&resumed));
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("out/summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["structures"], catalan(13), "{summary:#}");
+}
+
+/// A worker stopped (SIGSTOP) for longer than the call timeout is not a
+/// hang: once continued, the run ends as if nothing happened.
+#[test]
+fn a_stopped_worker_is_not_a_hang() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["--call-timeout", "1", "korat", "binary-tree", "--scope", "13", "--out", "out"];
+    let (child, worker) = started_with_worker(&args, dir.path());
+    Command::new("kill").args(["-STOP", &worker.to_string()]).status().unwrap();
+    std::thread::sleep(Duration::from_secs(3));
+    Command::new("kill").args(["-CONT", &worker.to_string()]).status().unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("out/summary.json")).unwrap()).unwrap();
+    assert_eq!((summary["failures"].as_u64(), summary["restarts"].as_u64()), (Some(0), Some(0)), "{summary:#}");
+    assert_eq!(summary["structures"], catalan(13), "{summary:#}");
+}
