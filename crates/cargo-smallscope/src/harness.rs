@@ -147,7 +147,14 @@ pub fn build(project: &Project, options: &CargoOptions) -> Result<PathBuf, Probl
     }
     command.stdout(Stdio::null()).stderr(Stdio::piped());
     let mut child = command.spawn().map_err(|e| Problem::new(format!("cannot run cargo: {e}")))?;
-    let spinner = std::io::stderr().is_terminal().then(|| {
+    let started = std::time::Instant::now();
+    // Off a terminal, a line when the build starts and one when it ends:
+    // the first build takes minutes.
+    let plain = !std::io::stderr().is_terminal();
+    if plain {
+        eprintln!("building the harness (release; the first build takes a few minutes)");
+    }
+    let spinner = (!plain).then(|| {
         let bar = indicatif::ProgressBar::new_spinner();
         bar.enable_steady_tick(std::time::Duration::from_millis(120));
         bar.set_message("building the harness");
@@ -163,6 +170,9 @@ pub fn build(project: &Project, options: &CargoOptions) -> Result<PathBuf, Probl
     let status = child.wait().map_err(|e| Problem::new(format!("cargo did not finish: {e}")))?;
     if let Some(bar) = spinner {
         bar.finish_and_clear();
+    }
+    if plain && status.success() {
+        eprintln!("built the harness in {:.0} s", started.elapsed().as_secs_f64());
     }
     if !status.success() {
         for line in &output {

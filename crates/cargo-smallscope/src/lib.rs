@@ -28,9 +28,10 @@ pub mod test_targets;
 
 use std::ffi::OsString;
 use std::io::Write as _;
+use std::os::unix::process::CommandExt as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use clap::{Parser, Subcommand};
@@ -234,11 +235,14 @@ fn run_engine(mut cargo: CargoOptions, words: Vec<String>) -> anyhow::Result<Exi
     let binary = harness::build(&project, &cargo)?;
     let mut program = vec!["cargo".to_owned(), "smallscope".to_owned()];
     program.extend(cargo.words());
+    // In a process group of its own: each signal reaches it once, through
+    // this process, whether it came from a terminal's Ctrl-C or `kill`.
     let mut child = std::process::Command::new(binary)
         .arg(engine)
         .args(&harness_args)
         .env(smallscope_cli::PROGRAM_VAR, program.join(" "))
         .current_dir(&project.dir)
+        .process_group(0)
         .spawn()?;
     let status = wait_passing_signals(&mut child)?;
     if writes_tests {
@@ -286,23 +290,31 @@ fn settings_file(project: &Project) -> Result<Option<(PathBuf, toml::Table)>, Pr
     Ok(Some((path, table)))
 }
 
-/// Waits for the harness. Ctrl-C reaches it directly (one process group);
-/// this process outlives it, to put its test files in place. SIGTERM sent
-/// here alone is passed on.
+/// Waits for the harness, passing on each SIGINT, SIGTERM and SIGHUP this
+/// process receives (the harness has a process group of its own, so a
+/// terminal's Ctrl-C reaches it only this way, once); this process outlives
+/// it, to put its test files in place.
 fn wait_passing_signals(child: &mut std::process::Child) -> anyhow::Result<std::process::ExitStatus> {
-    let interrupted = Arc::new(AtomicBool::new(false));
-    let terminated = Arc::new(AtomicBool::new(false));
-    signal_hook::flag::register(signal_hook::consts::SIGINT, Arc::clone(&interrupted))?;
-    signal_hook::flag::register(signal_hook::consts::SIGTERM, Arc::clone(&terminated))?;
+    let signals = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+    let received: Vec<Arc<AtomicUsize>> = signals.iter().map(|_| Arc::new(AtomicUsize::new(0))).collect();
+    for (&signal, count) in signals.iter().zip(&received) {
+        let count = Arc::clone(count);
+        // SAFETY: the action only adds to an atomic, which is async-signal-safe.
+        unsafe { signal_hook::low_level::register(signal, move || _ = count.fetch_add(1, Ordering::SeqCst))? };
+    }
+    let mut passed = vec![0; signals.len()];
     loop {
         if let Some(status) = child.try_wait()? {
             return Ok(status);
         }
-        if terminated.swap(false, Ordering::SeqCst) {
-            // SAFETY: kill(2) with the child's id and a valid signal.
-            unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
+        for ((&signal, count), passed) in signals.iter().zip(&received).zip(&mut passed) {
+            while *passed < count.load(Ordering::SeqCst) {
+                *passed += 1;
+                // SAFETY: kill(2) with the child's id, not yet reaped, and a valid signal.
+                unsafe { libc::kill(child.id() as libc::pid_t, signal) };
+            }
         }
-        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::thread::sleep(std::time::Duration::from_millis(10));
     }
 }
 

@@ -96,4 +96,29 @@ fn beapi_finds_the_planted_bug_and_the_tests_it_writes_fail_until_it_is_fixed() 
     assert!(events.lines().next().unwrap().contains("\"schema\":1"), "{events}");
     let report = std::fs::read_to_string(out.join("report.html")).unwrap();
     assert!(report.contains("id=\"failures\"") && report.contains("class=\"failure\""));
+
+    // Ctrl-C sent to `cargo smallscope` alone (`kill -INT`) reaches the
+    // harness, once: the run stops, writes what it found, and exits 130.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_cargo-smallscope"))
+        .args(["smallscope", "random", "fixture-lru-buggy", "--time-limit", "120s"])
+        .current_dir(&dir)
+        .env("CARGO_TARGET_DIR", target_dir())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut told = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    while !line.starts_with("found:") {
+        line.clear();
+        assert!(std::io::BufRead::read_line(&mut told, &mut line).unwrap() > 0, "the run ended first");
+    }
+    let sent = std::time::Instant::now();
+    std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    assert!(sent.elapsed() < std::time::Duration::from_secs(10), "{:?}", sent.elapsed());
+    let random = summary("fixture-lru-buggy", "random");
+    assert_eq!(random["stop"], "interrupted", "{random:#}");
+    assert!(!random["failure_groups"].as_array().unwrap().is_empty(), "{random:#}");
 }

@@ -134,6 +134,7 @@ pub fn run(args: &KoratArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
         classes: report.classes.len(),
         failures: report.failures.iter().map(|f| f.count).sum(),
         failure_groups: report.failures.clone(),
+        notes: report.notes.clone(),
         run: facts,
     };
     let mut files = Vec::new();
@@ -170,6 +171,9 @@ pub fn run(args: &KoratArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
             }
             if summary.run.stop.is_early() {
                 text.push_str(&format!("\nstopped early ({}): the search is incomplete", summary.run.stop.describe()));
+            }
+            for note in &summary.notes {
+                text.push_str(&format!("\nnote: {note}"));
             }
             for (i, failure) in summary.failure_groups.iter().enumerate() {
                 text.push_str(&format!("\n\nfailure {}: {} ({} candidates)", i + 1, failure.describe(), failure.count));

@@ -25,6 +25,10 @@ pub struct RandomArgs {
     /// Stop after executing this many new sequences; with a seed, this repeats a run exactly.
     #[arg(long, value_name = "N")]
     pub sequences: Option<u64>,
+    /// Stop after sequence N, the run otherwise as its other options make it
+    /// (what a failure's replay command uses to stop where it was found).
+    #[arg(long, value_name = "N")]
+    pub stop_at: Option<u64>,
     /// The random generator's seed: the same seed and sequence count repeat a run exactly.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -100,6 +104,7 @@ fn config(args: &RandomArgs) -> Result<RandomConfig, BadInput> {
     let mut config = RandomConfig { seed: args.seed, ..RandomConfig::default() };
     config.time_limit = args.time_limit.as_deref().map(parse_duration).transpose()?;
     config.sequence_limit = args.sequences;
+    config.stop_at = args.stop_at;
     if let Some(ints) = &args.ints {
         config.ints = ints.clone();
     }

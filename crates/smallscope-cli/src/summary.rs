@@ -185,6 +185,8 @@ pub struct KoratSummary {
     pub classes: usize,
     pub failures: u64,
     pub failure_groups: Vec<Failure>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     #[serde(flatten)]
     pub run: RunFacts,
 }

@@ -180,7 +180,17 @@ fn the_replay_line_repeats_a_timed_run() {
     args.extend(["--out", "b"]);
     let again = smallscope(&args, dir.path());
     assert_eq!(again.status.code(), Some(1), "{}", stderr(&again));
-    let read = |d: &str| std::fs::read_to_string(dir.path().join(d).join("failures.json")).unwrap();
+    // The same groups; each one's replay keeps its run's limit (`--sequences` in the replay).
+    let read = |d: &str| {
+        let text = std::fs::read_to_string(dir.path().join(d).join("failures.json")).unwrap();
+        let mut groups: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap();
+        for group in &mut groups {
+            let replay = group["replay"].take();
+            let at = replay.as_str().unwrap().split(" --stop-at ").nth(1).unwrap().to_owned();
+            group["replay"] = at.into();
+        }
+        groups
+    };
     assert_eq!(read("a"), read("b"), "the replay found other failure groups");
     let group_lines = |t: &str| t.lines().filter(|l| l.starts_with("  [")).map(str::to_owned).collect::<Vec<_>>();
     assert_eq!(group_lines(&text), group_lines(&stdout(&again)));
@@ -213,9 +223,9 @@ fn bench_random_prints_one_table_with_the_target() {
     assert!(refused_in_one_line(&["bench", "random", "--seconds", "0"]).contains("--seconds"));
 }
 
-/// Each failure group's replay command stops at the sequence that found it:
-/// it finds the group again (naming the same sequence), and one sequence
-/// fewer does not. A run of N sequences is the first N of any longer run.
+/// Each failure group's replay command stops at the sequence that found it
+/// (`--stop-at K`, the run otherwise the same): it finds the group again,
+/// naming the same sequence, and one sequence fewer does not.
 #[test]
 fn a_failure_replays_from_the_prefix_that_found_it() {
     for (subject, _, _, _) in PLANTED {
@@ -225,7 +235,8 @@ fn a_failure_replays_from_the_prefix_that_found_it() {
         for group in groups(&summary) {
             let replay = group["replay"].as_str().unwrap_or_else(|| panic!("{subject}: no replay in {group:#}"));
             let words: Vec<&str> = replay.split_whitespace().collect();
-            assert_eq!(words[words.len() - 2], "--sequences", "{replay}");
+            assert_eq!(words[words.len() - 2], "--stop-at", "{replay}");
+            assert!(!replay.contains("--sequences"), "a timed run has no sequence limit: {replay}");
             let at: u64 = words[words.len() - 1].parse().unwrap();
             assert!(at <= total && at < total.max(2), "{subject}: the prefix {at} of {total}");
             let same = |g: &serde_json::Value| {

@@ -100,3 +100,33 @@ fn random_quarantines_an_operation_that_hangs_on_every_long_stack() {
     // Regression tests leave the quarantined observer out rather than hang on it.
     assert!(summary["regression_test_count"].as_u64().unwrap() > 0, "{summary:#}");
 }
+
+/// Binary trees of 7 nodes: Catalan(7).
+const TREES_AT_SCOPE_7: u64 = 429;
+
+/// A `rep_ok` that hangs on its 5 000th call in each process, whatever the
+/// candidate: every restarted worker hangs again on another candidate (the
+/// split's probes included, which count with the search). The run ends by
+/// quarantine with exit 1 instead of restarting forever, and keeps the
+/// trees found before: whole lines of valid trees, as many as it says.
+#[test]
+fn korat_ends_when_rep_ok_hangs_once_in_every_process() {
+    for threads in ["1", "2"] {
+        let dir = tempfile::tempdir().unwrap();
+        let args = ["korat", "hostile-korat-hang-per-process", "--scope", "7", "--threads", threads, "--out", "out"];
+        let (output, elapsed) = harness(&args, dir.path());
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{threads} threads: {stderr}");
+        assert!(elapsed < Duration::from_secs(60), "{threads} threads: {elapsed:?}: {stderr}");
+        let summary = summary(dir.path());
+        assert_eq!(summary["stop"], "quarantined", "{summary:#}");
+        let notes = summary["notes"].as_array().unwrap();
+        assert!(notes.iter().any(|n| n.as_str().unwrap().starts_with("`rep_ok` quarantined")), "{notes:?}");
+        let group = &summary["failure_groups"][0];
+        assert_eq!((group["kind"].as_str(), group["during"].as_str()), (Some("hang"), Some("rep-ok")));
+        let found = summary["structures"].as_u64().unwrap();
+        assert!(found > 0 && found < TREES_AT_SCOPE_7, "{summary:#}");
+        let lines = std::fs::read_to_string(dir.path().join("out/structures.jsonl")).unwrap();
+        assert_eq!(lines.lines().count() as u64, found);
+    }
+}

@@ -91,6 +91,9 @@ pub struct KoratReport {
     /// The valid candidates, when the run reports them.
     pub structures: Vec<Vec<Option<i64>>>,
     pub failures: Vec<Failure>,
+    /// What the run says of itself (a quarantine).
+    #[serde(default)]
+    pub notes: Vec<String>,
     pub stop: Option<Stop>,
     #[serde(skip)]
     pub resume: Option<Resume>,
@@ -134,8 +137,8 @@ impl Fold for KoratReport {
                 self.take_counts(&finished.counts, &finished.group_counts, finished.seconds);
                 self.stop = Some(finished.stop);
             }
+            Event::Note(note) => self.notes.push(note.text),
             Event::Level(_)
-            | Event::Note(_)
             | Event::RegressionTest(_)
             | Event::Difference(_)
             | Event::Compared(_)
@@ -416,12 +419,13 @@ impl Job for KoratJob {
                 commit_progress(out, seconds(&started), &counts, &groups, resume);
             }
         }
+        // A halted search left parts unsearched, whether or not they were told.
         let stop = match (complete, halted) {
-            (true, _) => Stop::Complete,
-            (false, true) => {
+            (_, true) => {
                 out.event(Event::Note(Note { text: quarantine_note(start.killed, counts.explored) }));
                 Stop::Quarantined
             }
+            (true, false) => Stop::Complete,
             (false, false) => start.stop.reason().unwrap_or(Stop::Interrupted),
         };
         out.event(Event::RunFinished(RunFinished {

@@ -387,8 +387,11 @@ pub struct PartReport<R> {
     pub skip: Option<Vec<(u32, u32)>>,
 }
 
-/// The address `run` of the probe that splits part `part`.
-const PROBE: u64 = 1 << 63;
+/// The bit of the address `run` of a probe (which splits a part). Not
+/// [`OTHER_API_RUNS`](crate::runner::killed::OTHER_API_RUNS): a probe runs
+/// the same `rep_ok` as the search, so their deaths count together
+/// towards a quarantine (a `rep_ok` that hangs on every probe ends too).
+const PROBE: u64 = 1 << 62;
 
 impl PartedSearch<'_> {
     /// Runs the parts after `parts_done` and calls `report` for each, in

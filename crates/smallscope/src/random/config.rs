@@ -43,6 +43,11 @@ pub struct RandomConfig {
     pub time_limit: Option<Duration>,
     /// Stop after executing this many new sequences.
     pub sequence_limit: Option<u64>,
+    /// Stop after the sequence numbered this, the run otherwise as its
+    /// limits make it (they shape its generation): what a failure's replay
+    /// command uses to stop at the sequence that found it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_at: Option<u64>,
     /// Seed values for integer parameters (Randoop's are -1, 0, 1, 10, 100).
     pub ints: Vec<i64>,
     pub chars: Vec<char>,
@@ -91,6 +96,7 @@ impl Default for RandomConfig {
             seed: 0,
             time_limit: None,
             sequence_limit: None,
+            stop_at: None,
             ints: vec![-1, 0, 1, 2, 3, 10, 100],
             chars: vec!['a', ' ', '#'],
             strings: vec!["".into(), "hi!".into()],
@@ -119,7 +125,7 @@ impl RandomConfig {
         if self.time_limit == Some(Duration::ZERO) {
             return Err(ConfigError::Invalid("the time limit must be more than zero".into()));
         }
-        if self.sequence_limit == Some(0) {
+        if self.sequence_limit == Some(0) || self.stop_at == Some(0) {
             return Err(ConfigError::Invalid("the sequence limit must be at least 1".into()));
         }
         if !(0.0..=1.0).contains(&self.repeat_probability) {
@@ -158,7 +164,7 @@ impl RandomConfig {
 
     /// The time limit in force: the one given, or 10 s when no limit is.
     pub fn effective_time_limit(&self) -> Option<Duration> {
-        match (self.time_limit, self.sequence_limit) {
+        match (self.time_limit, self.sequence_limit.or(self.stop_at)) {
             (Some(t), _) => Some(t),
             (None, Some(_)) => None,
             (None, None) => Some(DEFAULT_TIME_LIMIT),

@@ -233,9 +233,12 @@ impl<'a, T: Heap> Generator<'a, T> {
         self.outlet.out.event(event);
     }
 
-    /// The replay command of the run up to sequence `sequences`.
+    /// The command that repeats the run up to sequence `sequences` and
+    /// stops there: the same limits (they shape the generation), stopped
+    /// at that sequence.
     pub fn replay(&self, sequences: u64) -> Option<String> {
-        self.outlet.command.as_ref().map(|command| format!("{command} --sequences {sequences}"))
+        let limit = self.config.sequence_limit.map(|n| format!(" --sequences {n}")).unwrap_or_default();
+        self.outlet.command.as_ref().map(|command| format!("{command}{limit} --stop-at {sequences}"))
     }
 
     /// Generates until a limit is reached or the run is asked to stop. A
@@ -247,10 +250,9 @@ impl<'a, T: Heap> Generator<'a, T> {
             self.bootstrap();
         }
         loop {
-            if let Some(limit) = self.config.sequence_limit {
-                if self.counts.explored >= limit {
-                    return Stop::SequenceLimit;
-                }
+            let limit = self.config.sequence_limit.into_iter().chain(self.config.stop_at).min();
+            if limit.is_some_and(|limit| self.counts.explored >= limit) {
+                return Stop::SequenceLimit;
             }
             if let Some(reason) = self.halt.or_else(|| self.outlet.stop.and_then(StopFlag::reason)) {
                 return reason;
@@ -455,14 +457,13 @@ impl<'a, T: Heap> Generator<'a, T> {
 
     /// Seeds the component set with every sequence of a constructor and at
     /// most two more calls on its value, over the seed domains: at most
-    /// [`BOOTSTRAP_SEQUENCES`] of them, whatever the sequence limit. Random
+    /// [`BOOTSTRAP_SEQUENCES`] of them, and at most a quarter of a sequence
+    /// limit, so that random generation keeps most of the budget. Random
     /// picks rarely land on these short sequences once the set is large, yet
     /// they are the best replacements when simplifying (§6.1).
     fn bootstrap(&mut self) {
-        // Whatever the run's limit: a run of N sequences is then the first N
-        // of any longer run with the seed, so a failure's replay command
-        // (`--sequences` up to the one that found it) finds it again.
-        let budget = BOOTSTRAP_SEQUENCES;
+        let budget = self.config.sequence_limit.map_or(BOOTSTRAP_SEQUENCES, |n| (n / 4).min(BOOTSTRAP_SEQUENCES));
+        let budget = budget.min(self.config.stop_at.unwrap_or(u64::MAX));
         let ops = self.exec.ops;
         for (index, op) in ops.iter().enumerate() {
             if !op.is_constructor() {
@@ -561,7 +562,8 @@ impl<'a, T: Heap> Generator<'a, T> {
 
     /// Runs the sequence `parts` + `calls` unless a limit is reached.
     fn try_sequence(&mut self, parts: Vec<usize>, calls: Vec<Call>) {
-        if self.halt.is_none() && self.config.sequence_limit.is_none_or(|limit| self.counts.explored < limit) {
+        let limit = self.config.sequence_limit.into_iter().chain(self.config.stop_at).min();
+        if self.halt.is_none() && limit.is_none_or(|limit| self.counts.explored < limit) {
             self.run_new(&parts, calls);
         }
     }
