@@ -188,6 +188,7 @@ impl BeapiArgs {
 }
 
 pub fn run(args: &BeapiArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
+    args.tests.check()?;
     let job = args.job()?;
     let subject = find_subject(&args.subject)?.subject();
     let options = RunOptions { time_limit: args.config()?.time_limit, ..options.clone() };

@@ -83,6 +83,7 @@ impl ProcessAttempt {
             command.env(MEMORY_LIMIT, bytes.to_string());
         }
         let mut child = command.spawn().map_err(launch)?;
+        crate::signals::set_worker(Some(child.id()));
         let stdout = child.stdout.take().expect("piped");
         let stderr = child.stderr.take().expect("piped");
         let (sender, frames) = mpsc::channel();
@@ -132,6 +133,7 @@ impl ProcessAttempt {
             return None;
         }
         self.done = true;
+        crate::signals::set_worker(None);
         let pid = self.child.id() as libc::pid_t;
         loop {
             let mut status = 0;

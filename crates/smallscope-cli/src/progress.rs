@@ -61,6 +61,8 @@ pub struct Watch<'a> {
     /// Failures already told, by what they are.
     told: HashSet<String>,
     interrupts_seen: usize,
+    /// Signals from the code under test already told.
+    worker_signals_told: usize,
     started: Instant,
     /// Attempts run in worker processes (else in threads of this one).
     isolated: bool,
@@ -84,6 +86,7 @@ impl<'a> Watch<'a> {
             interrupts,
             told: HashSet::new(),
             interrupts_seen: 0,
+            worker_signals_told: 0,
             started: Instant::now(),
             error: None,
             time_limit: None,
@@ -140,6 +143,11 @@ impl Observer for Watch<'_> {
     fn poll(&mut self) -> Control {
         if self.error.is_some() {
             return Control::Abandon;
+        }
+        let from_worker = self.interrupts.sent_by_worker();
+        if from_worker != self.worker_signals_told {
+            self.worker_signals_told = from_worker;
+            self.console.line("the code under test sent smallscope a signal (SIGINT, SIGTERM or SIGHUP): ignored");
         }
         let count = self.interrupts.count();
         if count != self.interrupts_seen {

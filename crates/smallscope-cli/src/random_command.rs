@@ -180,6 +180,7 @@ fn replay_base(args: &RandomArgs) -> String {
 }
 
 pub fn run(args: &RandomArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
+    args.tests.check()?;
     let job = args.job()?;
     let options = RunOptions { time_limit: config(args)?.time_limit, ..options.clone() };
     let mut finished = crate::run::run(job, &options)?;

@@ -2,11 +2,20 @@
 //! and the worker (stop generating, finish), and the marks a dying worker
 //! leaves in its flight slot to say which thread brought it down.
 
-use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use smallscope::runner::flight;
+
+/// The running worker's process id (0: none), which the handlers tell
+/// apart from the user's signals by.
+static WORKER: AtomicI32 = AtomicI32::new(0);
+
+/// Notes the worker now running (`None`: none), whose signals are not the user's.
+pub fn set_worker(pid: Option<u32>) {
+    WORKER.store(pid.map_or(0, |pid| pid as i32), Ordering::Relaxed);
+}
 
 /// After a second signal the process is gone within this, whatever it was doing.
 const SECOND_SIGNAL_EXIT: Duration = Duration::from_millis(900);
@@ -24,6 +33,9 @@ pub struct Interrupts {
     count: Arc<AtomicUsize>,
     /// The last signal received.
     last: Arc<AtomicUsize>,
+    /// Signals the running worker (the code under test) sent: not the
+    /// user's, so they stop nothing.
+    from_worker: Arc<AtomicUsize>,
     /// When the watcher saw each signal, in order.
     seen: Mutex<Vec<(i32, Instant)>>,
 }
@@ -38,27 +50,39 @@ impl Interrupts {
         }
         let count = Arc::new(AtomicUsize::new(0));
         let last = Arc::new(AtomicUsize::new(0));
+        let from_worker = Arc::new(AtomicUsize::new(0));
         // A file size limit (`ulimit -f`) makes a write fail, said in one
         // line, instead of killing the run without a word.
         // SAFETY: setting a signal's disposition to "ignore".
         unsafe { libc::signal(libc::SIGXFSZ, libc::SIG_IGN) };
         for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-            let (count, last) = (count.clone(), last.clone());
-            // SAFETY: the action only stores to atomics, which is async-signal-safe.
+            let (count, last, from_worker) = (count.clone(), last.clone(), from_worker.clone());
+            // SAFETY: the action only reads the signal's sender and stores
+            // to atomics, which is async-signal-safe.
             unsafe {
-                signal_hook::low_level::register(signal, move || {
+                signal_hook_registry::register_sigaction(signal, move |info: &libc::siginfo_t| {
+                    let sender = info.si_pid();
+                    if sender != 0 && sender == WORKER.load(Ordering::Relaxed) {
+                        from_worker.fetch_add(1, Ordering::Relaxed);
+                        return;
+                    }
                     last.store(signal as usize, Ordering::Relaxed);
                     count.fetch_add(1, Ordering::Relaxed);
                 })?;
             }
         }
-        let installed = INSTALLED.get_or_init(|| Interrupts { count, last, seen: Mutex::new(Vec::new()) });
+        let installed = INSTALLED.get_or_init(|| Interrupts { count, last, from_worker, seen: Mutex::new(Vec::new()) });
         std::thread::Builder::new().name("smallscope-signals".into()).spawn(|| installed.watch())?;
         Ok(installed)
     }
 
     pub fn count(&self) -> usize {
         self.count.load(Ordering::Relaxed)
+    }
+
+    /// Signals the code under test sent this process (and were ignored).
+    pub fn sent_by_worker(&self) -> usize {
+        self.from_worker.load(Ordering::Relaxed)
     }
 
     /// The last signal received, if any.

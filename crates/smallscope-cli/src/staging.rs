@@ -36,6 +36,7 @@ const CHECKPOINT: &str = "checkpoint.json";
 const JOB: &str = "job.json";
 pub const FLIGHT: &str = "flight";
 pub const KILLED: &str = "killed.json";
+const LOCK: &str = "lock";
 
 /// How much of the staged files is committed.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -68,6 +69,8 @@ pub struct Staging {
     dir: PathBuf,
     /// Keeps a temporary folder alive (runs without `--out`).
     _temp: Option<tempfile::TempDir>,
+    /// Held while the run goes: one run per folder.
+    _lock: File,
     events: File,
     journal: File,
     committed: Checkpoint,
@@ -85,6 +88,15 @@ impl Staging {
                 std::fs::create_dir_all(out)
                     .map_err(|e| BadInput(format!("--out {}: cannot create it: {e}", out.display())))?;
                 let dir = out.join(".smallscope");
+                if std::fs::symlink_metadata(&dir).is_ok_and(|m| !m.is_dir()) {
+                    return Err(BadInput(format!(
+                        "--out {}: {} is not a folder (a link?); smallscope keeps a run's state there and follows no link: \
+                         remove it, or give another --out",
+                        out.display(),
+                        dir.display()
+                    ))
+                    .into());
+                }
                 std::fs::create_dir_all(&dir)
                     .map_err(|e| BadInput(format!("--out {}: cannot write into it: {e}", out.display())))?;
                 (dir, None)
@@ -98,6 +110,7 @@ impl Staging {
                 (temp.path().to_owned(), Some(temp))
             }
         };
+        let lock = lock(&dir)?;
         let job = JobFile { args: args.to_vec(), program: this_program() };
         let mut committed = Checkpoint::default();
         if resume {
@@ -157,7 +170,8 @@ impl Staging {
             .map_err(|e| BadInput(format!("cannot write into {}: {e}", dir.display())))?;
         // Saved once now whatever it says: a checkpoint an earlier run left goes.
         let saved = Checkpoint { events: u64::MAX, journal: u64::MAX };
-        let mut staging = Staging { dir, _temp: temp, events, journal, committed, saved, last_save: Instant::now() };
+        let mut staging =
+            Staging { dir, _temp: temp, _lock: lock, events, journal, committed, saved, last_save: Instant::now() };
         staging.save()?;
         Ok(staging)
     }
@@ -234,6 +248,29 @@ impl Staging {
         }
         Ok(())
     }
+}
+
+/// Locks the staging folder `dir` for this run (the lock goes with the
+/// process): a second run on the same `--out` is refused, not mixed in.
+fn lock(dir: &Path) -> anyhow::Result<File> {
+    use std::os::fd::AsRawFd as _;
+    let path = dir.join(LOCK);
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| BadInput(format!("cannot write {}: {e}", path.display())))?;
+    // SAFETY: flock(2) on a descriptor this function owns.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+        let out = dir.parent().unwrap_or(dir);
+        return Err(BadInput(format!(
+            "--out {}: another run is writing there; wait for it, or give another --out",
+            out.display()
+        ))
+        .into());
+    }
+    Ok(file)
 }
 
 /// The stop of the `run_finished` event that ends the first `len` bytes of

@@ -22,6 +22,25 @@ pub struct TestFiles {
 }
 
 impl TestFiles {
+    /// Refuses, before the run, a test file path that is there and is not
+    /// a file (a FIFO, a device, a folder): the tests would replace it.
+    pub fn check(&self) -> Result<(), crate::BadInput> {
+        for (flag, path) in [("--emit-tests", &self.emit_tests), ("--emit-failing-tests", &self.emit_failing_tests)] {
+            let Some(path) = path else { continue };
+            // A symbolic link is followed: the tests go where it points.
+            if let Ok(metadata) = std::fs::metadata(path) {
+                if !metadata.is_file() {
+                    return Err(crate::BadInput(format!(
+                        "{flag} {}: there is something there that is not a file ({}); give a file's path",
+                        path.display(),
+                        kind_of(&metadata.file_type())
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Whether any test file is asked for.
     pub fn any(&self) -> bool {
         self.emit_tests.is_some() || self.emit_failing_tests.is_some()
@@ -59,8 +78,27 @@ impl TestFiles {
     }
 }
 
-/// Writes a test file atomically, making its folder when needed.
+/// What a file type is, in words.
+fn kind_of(file_type: &std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt as _;
+    match file_type {
+        t if t.is_dir() => "a folder",
+        t if t.is_fifo() => "a FIFO",
+        t if t.is_char_device() || t.is_block_device() => "a device",
+        t if t.is_socket() => "a socket",
+        _ => "not a regular file",
+    }
+}
+
+/// Writes a test file atomically, making its folder when needed; through
+/// a symbolic link, the file it points to is written (the link stays).
 pub fn write_test_file(path: &std::path::Path, text: &str) -> anyhow::Result<()> {
+    let linked = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    let resolved = match linked {
+        true => std::fs::canonicalize(path).map_err(|e| anyhow::anyhow!("following {}: {e}", path.display()))?,
+        false => path.to_owned(),
+    };
+    let path = resolved.as_path();
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent).map_err(|e| anyhow::anyhow!("making {}: {e}", parent.display()))?;
     }

@@ -203,3 +203,43 @@ fn a_stopped_worker_is_not_a_hang() {
     assert_eq!((summary["failures"].as_u64(), summary["restarts"].as_u64()), (Some(0), Some(0)), "{summary:#}");
     assert_eq!(summary["structures"], catalan(13), "{summary:#}");
 }
+
+/// `--emit-tests` onto a FIFO or a device is refused before the run; onto a
+/// symbolic link, the file it points to gets the tests and the link stays.
+#[test]
+fn test_files_go_only_into_files() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(Command::new("mkfifo").arg(dir.path().join("fifo")).status().unwrap().success());
+    for target in ["fifo", "/dev/null"] {
+        let output = smallscope(&["beapi", "bst", "--scope", "2", "--emit-tests", target], dir.path());
+        assert_eq!(output.status.code(), Some(2), "{target}: {}", stderr(&output));
+        assert!(stderr(&output).contains("not a file"), "{}", stderr(&output));
+    }
+    assert!(Command::new("ln").args(["-s", "real.rs", "link.rs"]).current_dir(dir.path()).status().unwrap().success());
+    std::fs::write(dir.path().join("real.rs"), "").unwrap();
+    let output = smallscope(&["beapi", "bst", "--scope", "2", "--emit-tests", "link.rs"], dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(std::fs::symlink_metadata(dir.path().join("link.rs")).unwrap().file_type().is_symlink());
+    assert!(std::fs::read_to_string(dir.path().join("real.rs")).unwrap().contains("#[test]"));
+}
+
+/// A `.smallscope` in `--out` that is a link is refused (nothing is
+/// written through it), and so is a second run on an `--out` in use.
+#[test]
+fn an_out_folder_is_one_runs_and_follows_no_link() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("elsewhere")).unwrap();
+    std::fs::create_dir_all(dir.path().join("linked")).unwrap();
+    std::os::unix::fs::symlink(dir.path().join("elsewhere"), dir.path().join("linked/.smallscope")).unwrap();
+    let output = smallscope(&["korat", "binary-tree", "--scope", "3", "--out", "linked"], dir.path());
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(stderr(&output).contains("not a folder"), "{}", stderr(&output));
+    assert_eq!(std::fs::read_dir(dir.path().join("elsewhere")).unwrap().count(), 0);
+
+    let (mut first, _) = started_with_worker(&["korat", "binary-tree", "--scope", "13", "--out", "out"], dir.path());
+    let second = smallscope(&["korat", "binary-tree", "--scope", "3", "--out", "out"], dir.path());
+    assert_eq!(second.status.code(), Some(2), "{}", stderr(&second));
+    assert!(stderr(&second).contains("another run"), "{}", stderr(&second));
+    first.kill().unwrap();
+    first.wait().unwrap();
+}

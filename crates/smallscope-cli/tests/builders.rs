@@ -67,7 +67,9 @@ fn the_genetic_algorithm_is_cached_and_picked_up_by_auto() {
     let beapi = json(&["beapi", "ncl", "--scope", "6", "--format", "json"], dir.path());
     assert_eq!(beapi["builders"], summary["builders"]);
     let notes = strings(&beapi["notes"]);
-    assert!(notes.iter().any(|n| n.contains("read from the cache: identified by the genetic algorithm")), "{notes:?}");
+    // The note names the cache file, so that a wrong one can be found.
+    let read = |n: &&String| n.contains("read from the cache (") && n.contains(".ga.json;");
+    assert!(notes.iter().filter(read).any(|n| n.contains("identified by the genetic algorithm")), "{notes:?}");
 }
 
 /// Hill climbing in text: the builders, the counts and the replay line.

@@ -15,7 +15,10 @@ use std::marker::PhantomData;
 use smallscope::Heap;
 
 use crate::list::{Empty, Stack};
-use crate::{abort, alloc_bomb, exit, leak, loop_clone, loop_rep_ok, looping, panic_clone, panic_rep_ok, recursion};
+use crate::{
+    abort, alloc_bomb, exit, leak, loop_clone, loop_rep_ok, looping, panic_clone, panic_rep_ok, recursion,
+    signal_parent,
+};
 
 /// What a [`HostileStack`] does wrong. Every hook does nothing unless the
 /// marker overrides it.
@@ -49,6 +52,7 @@ pub struct HostileStack<H: Hostility> {
         "hostile-recursion" = HostileStack<recursion::Recursion>,
         "hostile-abort" = HostileStack<abort::Abort>,
         "hostile-exit" = HostileStack<exit::Exit>,
+        "hostile-signal-parent" = HostileStack<signal_parent::SignalParent>,
         "hostile-loop" = HostileStack<looping::Loop>,
         "hostile-loop-rep-ok" = HostileStack<loop_rep_ok::LoopInRepOk>,
         "hostile-alloc-bomb" = HostileStack<alloc_bomb::AllocBomb>,

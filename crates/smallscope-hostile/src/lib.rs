@@ -142,6 +142,7 @@ pub mod panic_drop;
 pub mod panic_rep_ok;
 pub mod recursion;
 pub mod repeats;
+pub mod signal_parent;
 pub mod takes_abort;
 
 pub use hostile::{CloneHostility, HostileClone, HostileStack, Hostility};

@@ -151,3 +151,19 @@ fn a_second_ctrl_c_while_writing_exits_130_within_a_second() {
     assert!(elapsed < Duration::from_secs(1), "{elapsed:?}");
     check_cut_short(dir.path(), &stdout);
 }
+
+/// A SIGTERM the code under test sends its parent (the supervisor) is not
+/// the user's: the run says so and ends as it would have, with every stack
+/// of at most 3 numbers from 0..3 (1 + 3 + 9 + 27).
+#[test]
+fn a_signal_from_the_code_under_test_stops_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["beapi", "hostile-signal-parent", "--scope", "3", "--builders", "new,push", "--out", "out"];
+    let output = start(&args, dir.path()).wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("the code under test sent smallscope a signal"), "{stderr}");
+    let summary = summary(dir.path());
+    assert_eq!(summary["stop"], "complete", "{summary:#}");
+    assert_eq!(summary["structures"], 40, "{summary:#}");
+}

@@ -394,12 +394,12 @@ fn resolve_auto<T: Subject + StdTraits>(
     let cached = config.cache_dir.as_deref().and_then(|dir| {
         [preferred, other].into_iter().find_map(|method| {
             let (key, path) = cache_key::<T>(config, method, dir);
-            read_cache(&path, &key, Parameters::Any)
+            read_cache(&path, &key, Parameters::Any).map(|identified| (identified, path))
         })
     });
-    let identified = match cached {
-        Some(identified) => identified,
-        None => identify_cached::<T>(config, preferred, killed, Some(stop))?,
+    let (identified, cache_file) = match cached {
+        Some((identified, path)) => (identified, Some(path)),
+        None => (identify_cached::<T>(config, preferred, killed, Some(stop))?, None),
     };
     let how = match identified.method.as_str() {
         "ga" => "the genetic algorithm",
@@ -407,8 +407,11 @@ fn resolve_auto<T: Subject + StdTraits>(
     };
     let note = match (identified.from_cache, identified.stopped) {
         (true, _) => format!(
-            "builders read from the cache: identified by {how} at scope {} ({} structures there)",
-            identified.scope, identified.structures
+            "builders read from the cache ({}; --no-cache identifies them afresh): identified by {how} at scope {} \
+             ({} structures there)",
+            cache_file.as_deref().map_or(String::new(), |p| p.display().to_string()),
+            identified.scope,
+            identified.structures
         ),
         (false, None) => format!(
             "builders identified by {how} at scope {} in {:.2} s ({} structures there)",

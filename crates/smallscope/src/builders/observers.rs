@@ -46,7 +46,8 @@ pub struct Detection {
     /// Each operation's role, in API order.
     pub roles: Vec<Role>,
     /// Why detection was cut short, if it was: a call of its random run
-    /// killed or hung an earlier attempt of the job. Every method is then
+    /// killed or hung an earlier attempt of the job, twice (once to confirm
+    /// it). Every method is then
     /// [`Role::Unchecked`] and stays in the builders search, which stays
     /// exact (an observer only slows it), and the job goes on without
     /// running the subject's code at random again.
@@ -130,7 +131,9 @@ pub fn classify<T: Subject + StdTraits>(
 ) -> Result<Detection, ConfigError> {
     let ops = T::operations();
     let runs = OBSERVER_RUNS..OBSERVER_RUNS + (1 << 32);
-    if let Some(k) = killed.iter().find(|k| runs.contains(&k.address.run)) {
+    // An input not confirmed yet is run again first (the random run is
+    // seeded): dying again confirms it, for the searches after this one.
+    if let Some(k) = killed.iter().find(|k| runs.contains(&k.address.run) && k.confirmed) {
         let op = ops.get(usize::from(k.op)).map_or("?", |op| op.name);
         let why = format!(
             "observer detection stopped: its random run's call of `{op}` ended an attempt ({}: {}); every method \
