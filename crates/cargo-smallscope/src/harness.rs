@@ -148,12 +148,10 @@ pub fn build(project: &Project, options: &CargoOptions) -> Result<PathBuf, Probl
     command.stdout(Stdio::null()).stderr(Stdio::piped());
     let mut child = command.spawn().map_err(|e| Problem::new(format!("cannot run cargo: {e}")))?;
     let started = std::time::Instant::now();
-    // Off a terminal, a line when the build starts and one when it ends:
-    // the first build takes minutes.
+    // Off a terminal, a line when the build starts compiling and one when
+    // it ends: the first build takes minutes (an up-to-date one says nothing).
     let plain = !std::io::stderr().is_terminal();
-    if plain {
-        eprintln!("building the harness (release; the first build takes a few minutes)");
-    }
+    let mut announced = false;
     let spinner = (!plain).then(|| {
         let bar = indicatif::ProgressBar::new_spinner();
         bar.enable_steady_tick(std::time::Duration::from_millis(120));
@@ -165,13 +163,17 @@ pub fn build(project: &Project, options: &CargoOptions) -> Result<PathBuf, Probl
         if let (Some(bar), Some(crate_name)) = (&spinner, line.trim_start().strip_prefix("Compiling ")) {
             bar.set_message(format!("building the harness: {crate_name}"));
         }
+        if plain && !announced && line.trim_start().starts_with("Compiling ") {
+            announced = true;
+            eprintln!("building the harness (release; the first build takes a few minutes)");
+        }
         output.push(line);
     }
     let status = child.wait().map_err(|e| Problem::new(format!("cargo did not finish: {e}")))?;
     if let Some(bar) = spinner {
         bar.finish_and_clear();
     }
-    if plain && status.success() {
+    if announced && status.success() {
         eprintln!("built the harness in {:.0} s", started.elapsed().as_secs_f64());
     }
     if !status.success() {
