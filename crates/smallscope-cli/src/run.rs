@@ -53,7 +53,6 @@ pub struct Finished<F> {
     pub stopped: Option<Stop>,
     /// What may cut the writing of its files short.
     pub budget: Budget<'static>,
-    interrupts: &'static Interrupts,
     /// A problem that ended the run (a smallscope bug, a worker that keeps dying).
     pub trouble: Option<String>,
     pub restarts: u32,
@@ -150,7 +149,6 @@ pub fn run_observed<F: Fold + Clone + Send + 'static>(
             fold: supervisor.fold,
             stopped: None,
             budget: Budget::new(interrupts, None),
-            interrupts,
             trouble: None,
             restarts: 0,
             peak_memory: None,
@@ -196,7 +194,6 @@ pub fn run_observed<F: Fold + Clone + Send + 'static>(
         fold: supervisor.fold,
         stopped,
         budget: Budget::new(interrupts, writing_deadline),
-        interrupts,
         trouble,
         restarts,
         peak_memory,
@@ -277,7 +274,7 @@ impl<F> Finished<F> {
 
     /// The signal that stopped the run (or its writing), if one did.
     pub fn signal(&self) -> Option<i32> {
-        self.interrupts.signal()
+        self.budget.signal()
     }
 
     /// Writes files outside `--out` (tests) with `write`, unless the budget
@@ -299,7 +296,7 @@ impl<F> Finished<F> {
             crate::progress::say(&format!("error: {trouble}"));
             return ExitCode::from(2);
         }
-        match (self.interrupts.signal(), failures) {
+        match (self.budget.signal(), failures) {
             (Some(signal), _) => ExitCode::from(crate::signals::exit_code(signal)),
             (None, true) => ExitCode::from(1),
             (None, false) => ExitCode::SUCCESS,

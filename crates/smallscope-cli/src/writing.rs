@@ -8,13 +8,12 @@
 //! not written); the summary lists each such file as partial, and the
 //! run's staging folder stays so that `--resume` writes them whole.
 
-use std::fs::File;
-use std::io::{BufWriter, Seek as _, Write};
+use std::io::{BufWriter, Write};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
-use smallscope::emit::write_atomically;
+use smallscope::emit::{write_atomically, AtomicFile};
 
 use crate::signals::{Interrupts, TERMINATE_WRITING};
 
@@ -66,6 +65,11 @@ impl<'a> Budget<'a> {
         Budget { interrupts, signals_before: interrupts.count(), deadline }
     }
 
+    /// The last signal the process received, if any.
+    pub fn signal(&self) -> Option<i32> {
+        self.interrupts.signal()
+    }
+
     /// Why writing must stop now, if it must.
     pub fn cut(&self) -> Option<&'static str> {
         let count = self.interrupts.count();
@@ -105,15 +109,16 @@ impl PartialFile {
 #[error("writing was cut short by {0}")]
 struct Cut(&'static str);
 
-/// Writes to a file, looking at the budget every [`LOOK_EVERY`] bytes,
-/// and knows where its last whole line ends.
+/// Writes whole lines to a file, looking at the budget every
+/// [`LOOK_EVERY`] bytes: a line is held back until its end comes, so a cut
+/// leaves whole lines only.
 struct CutWriter<'b, 'a> {
-    file: BufWriter<File>,
+    file: BufWriter<AtomicFile>,
     budget: &'b Budget<'a>,
     written: u64,
     next_look: u64,
-    /// Bytes up to the end of the last whole line, and the lines.
-    whole: u64,
+    /// The line begun and not yet ended.
+    pending: Vec<u8>,
     lines: u64,
 }
 
@@ -125,13 +130,18 @@ impl Write for CutWriter<'_, '_> {
                 return Err(std::io::Error::other(Cut(why)));
             }
         }
-        let n = self.file.write(buf)?;
-        if let Some(last) = buf[..n].iter().rposition(|&b| b == b'\n') {
-            self.whole = self.written + last as u64 + 1;
-            self.lines += buf[..n].iter().filter(|&&b| b == b'\n').count() as u64;
+        match buf.iter().rposition(|&b| b == b'\n') {
+            None => self.pending.extend_from_slice(buf),
+            Some(last) => {
+                self.file.write_all(&self.pending)?;
+                self.file.write_all(&buf[..=last])?;
+                self.pending.clear();
+                self.pending.extend_from_slice(&buf[last + 1..]);
+                self.lines += buf[..=last].iter().filter(|&&b| b == b'\n').count() as u64;
+            }
         }
-        self.written += n as u64;
-        Ok(n)
+        self.written += buf.len() as u64;
+        Ok(buf.len())
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
@@ -186,31 +196,26 @@ pub fn write_outputs(
 /// cuts it, the file keeps its whole lines and says how many.
 fn write_lines(path: &Path, write: WriteLines<'_>, budget: &Budget<'_>) -> anyhow::Result<Option<PartialFile>> {
     let context = || format!("writing {}", path.display());
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let temp =
-        tempfile::Builder::new().prefix(&format!(".{name}.")).suffix(".tmp").tempfile_in(dir).with_context(context)?;
-    let (temp_file, temp_path) = temp.into_parts();
-    let mut writer =
-        CutWriter { file: BufWriter::new(temp_file), budget, written: 0, next_look: 0, whole: 0, lines: 0 };
-    let outcome = write(&mut writer).and_then(|()| writer.flush());
-    let cut = match outcome {
-        Ok(()) => None,
+    let file = BufWriter::new(AtomicFile::create(path).with_context(context)?);
+    let mut writer = CutWriter { file, budget, written: 0, next_look: 0, pending: Vec::new(), lines: 0 };
+    let cut = match write(&mut writer) {
+        // A last line without its end is still a line of the file.
+        Ok(()) => {
+            let pending = std::mem::take(&mut writer.pending);
+            writer.file.write_all(&pending).with_context(context)?;
+            None
+        }
         Err(error) => match error.get_ref().and_then(|e| e.downcast_ref::<Cut>()) {
-            Some(Cut(why)) => Some(PartialFile { name, lines: writer.lines, cut_by: (*why).to_owned() }),
+            Some(Cut(why)) => Some(PartialFile {
+                name: path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+                lines: writer.lines,
+                cut_by: (*why).to_owned(),
+            }),
             None => return Err(error).with_context(context),
         },
     };
-    let mut file = writer.file.into_inner().map_err(|e| e.into_error()).with_context(context)?;
-    if cut.is_some() {
-        file.set_len(writer.whole).with_context(context)?;
-        file.seek(std::io::SeekFrom::End(0)).with_context(context)?;
-    }
-    {
-        use std::os::unix::fs::PermissionsExt as _;
-        file.set_permissions(std::fs::Permissions::from_mode(0o644)).with_context(context)?;
-    }
-    temp_path.persist(path).map_err(|e| e.error).with_context(context)?;
+    let file = writer.file.into_inner().map_err(|e| e.into_error()).with_context(context)?;
+    file.commit().with_context(context)?;
     Ok(cut)
 }
 

@@ -162,9 +162,15 @@ impl RandomConfig {
         }
     }
 
+    /// The number of the last sequence the run makes, when one bounds it
+    /// (the sequence limit, or `stop_at` when sooner).
+    pub fn last_sequence(&self) -> Option<u64> {
+        self.sequence_limit.into_iter().chain(self.stop_at).min()
+    }
+
     /// The time limit in force: the one given, or 10 s when no limit is.
     pub fn effective_time_limit(&self) -> Option<Duration> {
-        match (self.time_limit, self.sequence_limit.or(self.stop_at)) {
+        match (self.time_limit, self.last_sequence()) {
             (Some(t), _) => Some(t),
             (None, Some(_)) => None,
             (None, None) => Some(DEFAULT_TIME_LIMIT),

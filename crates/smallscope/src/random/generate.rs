@@ -250,8 +250,7 @@ impl<'a, T: Heap> Generator<'a, T> {
             self.bootstrap();
         }
         loop {
-            let limit = self.config.sequence_limit.into_iter().chain(self.config.stop_at).min();
-            if limit.is_some_and(|limit| self.counts.explored >= limit) {
+            if self.config.last_sequence().is_some_and(|last| self.counts.explored >= last) {
                 return Stop::SequenceLimit;
             }
             if let Some(reason) = self.halt.or_else(|| self.outlet.stop.and_then(StopFlag::reason)) {
@@ -562,8 +561,7 @@ impl<'a, T: Heap> Generator<'a, T> {
 
     /// Runs the sequence `parts` + `calls` unless a limit is reached.
     fn try_sequence(&mut self, parts: Vec<usize>, calls: Vec<Call>) {
-        let limit = self.config.sequence_limit.into_iter().chain(self.config.stop_at).min();
-        if self.halt.is_none() && limit.is_none_or(|limit| self.counts.explored < limit) {
+        if self.halt.is_none() && self.config.last_sequence().is_none_or(|last| self.counts.explored < last) {
             self.run_new(&parts, calls);
         }
     }

@@ -246,10 +246,6 @@ impl<F: Fold> Supervisor<F> {
         // first commit (at most `settle_time`): a hang found just before a
         // time limit or a Ctrl-C is reported, not lost.
         let mut unsettled = false;
-        let ending = |stopping: Option<(Stop, Instant)>| match stopping {
-            Some((Stop::TimeLimit, _)) => Ending::Stopped(Stop::TimeLimit),
-            _ => Ending::Abandoned,
-        };
         loop {
             let mut attempt = launch(self)?;
             let mut watch = HangWatch::new(self.call_timeout);
@@ -270,7 +266,7 @@ impl<F: Fold> Supervisor<F> {
                 }
                 if interrupted.is_some_and(|at| at.elapsed() >= STOP_GRACE) {
                     attempt.abandon();
-                    return Ok(ending(stopping));
+                    return Ok(stopped_from_outside(stopping));
                 }
                 match attempt.next(watch.poll_interval()) {
                     Next::Batch(batch) => {
@@ -317,7 +313,7 @@ impl<F: Fold> Supervisor<F> {
             };
             if interrupted.is_some() {
                 // Stopping: what the dead attempt committed is what there is.
-                return Ok(ending(stopping));
+                return Ok(stopped_from_outside(stopping));
             }
             unsettled = true;
             observer.killed(&killed);
@@ -330,7 +326,7 @@ impl<F: Fold> Supervisor<F> {
                 return Ok(ending);
             }
             if stopping.is_some_and(|(_, since)| since.elapsed() >= self.settle_time()) {
-                return Ok(ending(stopping));
+                return Ok(stopped_from_outside(stopping));
             }
         }
     }
@@ -347,10 +343,7 @@ impl<F: Fold> Supervisor<F> {
                 stopping.get_or_insert((Stop::TimeLimit, Instant::now()));
                 None
             }
-            Control::Abandon => Some(match stopping {
-                Some((Stop::TimeLimit, _)) => Ending::Stopped(Stop::TimeLimit),
-                _ => Ending::Abandoned,
-            }),
+            Control::Abandon => Some(stopped_from_outside(*stopping)),
         }
     }
 
@@ -400,6 +393,15 @@ impl<F: Fold> Supervisor<F> {
         if this.confirmed && !quarantined_here && confirmed as u32 >= self.max_repeats.max(1) {
             self.killed[index].quarantines = true;
         }
+    }
+}
+
+/// How a run stopped from outside before its job returned ends: at its
+/// time limit, or abandoned (interrupted).
+fn stopped_from_outside(stopping: Option<(Stop, Instant)>) -> Ending {
+    match stopping {
+        Some((Stop::TimeLimit, _)) => Ending::Stopped(Stop::TimeLimit),
+        _ => Ending::Abandoned,
     }
 }
 
