@@ -191,7 +191,7 @@ pub fn run(args: &BeapiArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
     args.tests.check()?;
     let job = args.job()?;
     let subject = find_subject(&args.subject)?.subject();
-    let options = RunOptions { time_limit: args.config()?.time_limit, ..options.clone() };
+    let options = options.timed(args.config()?.time_limit);
     let mut finished = crate::run::run(job, &options)?;
     let report = &std::mem::take(&mut finished.fold);
     let stop = finished.stop(report.stop);

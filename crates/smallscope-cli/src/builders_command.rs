@@ -113,7 +113,7 @@ impl BuildersArgs {
 pub fn run(args: &BuildersArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
     let job = args.job()?;
     let subject = find_subject(&args.subject)?.subject();
-    let options = RunOptions { time_limit: args.settings()?.beapi.time_limit, ..options.clone() };
+    let options = options.timed(args.settings()?.beapi.time_limit);
     let mut finished = crate::run::run(job, &options)?;
     let report = std::mem::take(&mut finished.fold);
     let stop = finished.stop(report.stop);

@@ -76,8 +76,9 @@ static ALLOCATOR: alloc::Counting = alloc::Counting;
 struct Cli {
     /// A call into the code under test that runs longer than this many
     /// seconds is a `hang` failure: it is stopped, and the run goes on.
-    #[arg(long, global = true, value_name = "SECONDS", default_value_t = 10.0, allow_negative_numbers = true)]
-    call_timeout: f64,
+    /// [default: 10, or a tenth of --time-limit when that is shorter]
+    #[arg(long, global = true, value_name = "SECONDS", allow_negative_numbers = true)]
+    call_timeout: Option<f64>,
     /// After this many confirmed crashes, hangs or memory runaways of one
     /// kind in one operation, that operation is quarantined: not called for
     /// the rest of the run (Korat's search ends there), with a note.
@@ -243,7 +244,10 @@ const MIN_MEMORY_LIMIT_MB: u64 = 32;
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let options = |args: &RunArgs| -> Result<run::RunOptions, BadInput> {
-        let call_timeout = smallscope::positive_seconds("--call-timeout", cli.call_timeout)?;
+        let call_timeout = match cli.call_timeout {
+            Some(seconds) => smallscope::positive_seconds("--call-timeout", seconds)?,
+            None => smallscope::runner::DEFAULT_CALL_TIMEOUT,
+        };
         let memory_limit = match args.memory_limit_mb {
             Some(mb) if mb < MIN_MEMORY_LIMIT_MB => {
                 return Err(BadInput(format!(
@@ -259,6 +263,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Ok(run::RunOptions {
             isolation: !cli.no_isolation,
             call_timeout: Some(call_timeout),
+            call_timeout_given: cli.call_timeout.is_some(),
             max_repeats: cli.max_repeats,
             memory_limit,
             out: args.out.clone(),

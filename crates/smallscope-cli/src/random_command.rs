@@ -182,17 +182,31 @@ fn replay_base(args: &RandomArgs) -> String {
 pub fn run(args: &RandomArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
     args.tests.check()?;
     let job = args.job()?;
-    let options = RunOptions { time_limit: config(args)?.time_limit, ..options.clone() };
+    let options = options.timed(config(args)?.time_limit);
     let mut finished = crate::run::run(job, &options)?;
     let report = std::mem::take(&mut finished.fold);
     let stop = finished.stop(report.stop);
-    let replay = format!("{} --sequences {}", replay_base(args), report.sequences);
+    // Tests only of a run that started: they name its subject's type.
+    let started = !report.run.is_empty();
+    let mut replay = replay_base(args);
+    match report.sequences > 0 {
+        true => replay.push_str(&format!(" --sequences {}", report.sequences)),
+        // Nothing was committed: the limits given repeat the run.
+        false => {
+            if let Some(sequences) = args.sequences {
+                replay.push_str(&format!(" --sequences {sequences}"));
+            }
+            if let Some(limit) = &args.time_limit {
+                replay.push_str(&format!(" --time-limit {limit}"));
+            }
+        }
+    }
     let facts = finished.facts(report.run.clone(), stop, replay.clone());
     let summary = RandomSummary {
         subject: args.subject.clone(),
         type_name: report.subject.clone(),
         engine: "random".into(),
-        seed: report.seed,
+        seed: args.seed,
         sequences: report.sequences,
         sequences_per_second: report.sequences_per_second(),
         illegal: report.illegal,
@@ -210,8 +224,6 @@ pub fn run(args: &RandomArgs, options: &RunOptions) -> anyhow::Result<ExitCode> 
         run: facts,
     };
     let mut files = Vec::new();
-    // Tests only of a run that started: they name its subject's type.
-    let started = !report.run.is_empty();
     if let Some(dir) = args.run.out.as_ref().filter(|_| started) {
         let command = match crate::files_implied() {
             true => replay.clone(),

@@ -29,6 +29,8 @@ pub struct RunOptions {
     /// Run the engine in worker processes (the default).
     pub isolation: bool,
     pub call_timeout: Option<Duration>,
+    /// `--call-timeout` was given (else a time limit may shorten it).
+    pub call_timeout_given: bool,
     /// Confirmed deaths of one group after which its operation is quarantined.
     pub max_repeats: u32,
     /// Bytes a worker may allocate.
@@ -45,6 +47,20 @@ pub struct RunOptions {
     pub worker_args: Option<Vec<OsString>>,
 }
 
+impl RunOptions {
+    /// These options with the run's time limit. Unless `--call-timeout` was
+    /// given, a call may take at most a tenth of it: an operation that hangs
+    /// is then found, confirmed and quarantined (four timeouts at the
+    /// default `--max-repeats`) within the limit, not cut off by it.
+    pub fn timed(&self, time_limit: Option<Duration>) -> RunOptions {
+        let call_timeout = match (self.call_timeout, time_limit) {
+            (Some(timeout), Some(limit)) if !self.call_timeout_given => Some(timeout.min(limit / 10)),
+            (timeout, _) => timeout,
+        };
+        RunOptions { time_limit, call_timeout, ..self.clone() }
+    }
+}
+
 /// How a run ended, and what it found.
 pub struct Finished<F> {
     /// Every committed event, folded.
@@ -58,6 +74,8 @@ pub struct Finished<F> {
     pub restarts: u32,
     pub peak_memory: Option<u64>,
     pub staging: Staging,
+    /// A death the run stopped before it could confirm and report, described.
+    pub unreported: Option<String>,
 }
 
 /// The command line that names this run, for `--resume` to check: each
@@ -153,6 +171,7 @@ pub fn run_observed<F: Fold + Clone + Send + 'static>(
             restarts: 0,
             peak_memory: None,
             staging,
+            unreported: None,
         });
     }
     let mut watch = Watch::new(console.clone(), &mut staging, interrupts, options.isolation);
@@ -190,6 +209,10 @@ pub fn run_observed<F: Fold + Clone + Send + 'static>(
         false => crate::memory::peak_memory_bytes(),
     };
     let restarts = supervisor.restarts();
+    let unreported = supervisor.unreported().map(|killed| {
+        let own_api = killed.address.run & smallscope::runner::OTHER_API_RUNS == 0;
+        describe_unreported(killed, supervisor.fold.operation_name(killed.op).filter(|_| own_api))
+    });
     Ok(Finished {
         fold: supervisor.fold,
         stopped,
@@ -198,6 +221,7 @@ pub fn run_observed<F: Fold + Clone + Send + 'static>(
         restarts,
         peak_memory,
         staging,
+        unreported,
     })
 }
 
@@ -222,6 +246,7 @@ impl<F> Finished<F> {
         if stop == Stop::Interrupted {
             facts.resume = self.resume_command();
         }
+        facts.unreported = self.unreported.clone();
         facts
     }
 
@@ -290,8 +315,10 @@ impl<F> Finished<F> {
     }
 
     /// The exit code: 2 when the run could not go on, 128 + the signal
-    /// that stopped it, else 1 when it found failures, 0 when not.
+    /// that stopped it, else 1 when it found failures (or stopped on one
+    /// before it could report it), 0 when not.
     pub fn exit_code(&self, failures: bool) -> ExitCode {
+        let failures = failures || self.unreported.is_some();
         if let Some(trouble) = &self.trouble {
             crate::progress::say(&format!("error: {trouble}"));
             return ExitCode::from(2);
@@ -302,6 +329,23 @@ impl<F> Finished<F> {
             (None, false) => ExitCode::SUCCESS,
         }
     }
+}
+
+/// What a summary says of a death the run stopped before it could confirm
+/// and report.
+fn describe_unreported(killed: &Killed, operation: Option<&str>) -> String {
+    let at = killed.address;
+    let operation = operation.map_or(format!("operation {}", killed.op), |name| format!("`{name}`"));
+    format!(
+        "the run stopped on a {} during {} ({operation}, input {}.{}.{}: {}) before it could run the input \
+         again and report it: it is not among the findings; a run with a longer time limit reports it",
+        killed.kind,
+        killed.during.name(),
+        at.run,
+        at.input,
+        at.detail,
+        killed.message
+    )
 }
 
 /// Two observers: both hear everything; the first's control comes first.
@@ -344,6 +388,9 @@ pub fn finish_text(text: &mut String, facts: &RunFacts, seed: Option<u64>) {
     match seed {
         Some(seed) => text.push_str(&format!("\nseed {seed}; replay: {}", facts.replay)),
         None => text.push_str(&format!("\nreplay: {}", facts.replay)),
+    }
+    if let Some(unreported) = &facts.unreported {
+        text.push_str(&format!("\nnote: {unreported}"));
     }
     for file in &facts.partial {
         text.push_str(&format!("\nnote: {}", file.describe()));

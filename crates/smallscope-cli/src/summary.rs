@@ -31,6 +31,9 @@ pub struct RunFacts {
     /// `--resume` writes them whole.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub partial: Vec<crate::writing::PartialFile>,
+    /// A failure the run stopped on before it could confirm and report it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unreported: Option<String>,
 }
 
 impl RunFacts {
@@ -45,6 +48,7 @@ impl RunFacts {
             resume: None,
             files: Vec::new(),
             partial: Vec::new(),
+            unreported: None,
         }
     }
 }

@@ -97,20 +97,41 @@ fn random_quarantines_an_operation_that_hangs_on_every_long_stack() {
     quarantine_note(&summary, "hang");
     let group = &summary["failure_groups"][0];
     assert_eq!((group["kind"].as_str(), group["operation"].as_str()), (Some("hang"), Some("inspect")));
+    // The first input is run twice to confirm it; past the third, no sequence calls `inspect`.
+    assert_eq!((group["count"].as_u64(), summary["restarts"].as_u64()), (Some(3), Some(4)), "{summary:#}");
     // Regression tests leave the quarantined observer out rather than hang on it.
     assert!(summary["regression_test_count"].as_u64().unwrap() > 0, "{summary:#}");
+}
+
+/// With only a time limit, the call timeout shrinks to fit it: the hang is
+/// found, confirmed and quarantined before the limit, not cut off by it.
+#[test]
+fn a_short_time_limit_still_finds_and_quarantines_a_hang() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["random", "hostile-repeat-loop", "--time-limit", "10s", "--out", "out"];
+    let (output, elapsed) = harness(&args, dir.path());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(elapsed < Duration::from_secs(16), "{elapsed:?}: {stderr}");
+    let summary = summary(dir.path());
+    assert_eq!(summary["stop"], "time-limit", "{summary:#}");
+    assert!(summary["sequences"].as_u64().unwrap() > 1000, "{summary:#}");
+    quarantine_note(&summary, "hang");
+    assert_eq!(summary["failure_groups"][0]["count"], 3, "{summary:#}");
+    assert!(summary.get("unreported").is_none(), "{summary:#}");
 }
 
 /// Binary trees of 7 nodes: Catalan(7).
 const TREES_AT_SCOPE_7: u64 = 429;
 
-/// A `rep_ok` that hangs on its 5 000th call in each process, whatever the
-/// candidate: every restarted worker hangs again on another candidate (the
-/// split's probes included, which count with the search). The run ends by
-/// quarantine with exit 1 instead of restarting forever, and keeps the
-/// trees found before: whole lines of valid trees, as many as it says.
+/// A `rep_ok` that hangs on its 12 000th call in each process, whatever the
+/// candidate. Each hang is run again alone in a fresh worker, where it
+/// returns: a `flaky` finding, named by its input. After three the run
+/// stops with the flaky verdict and exit 1 instead of restarting forever,
+/// and keeps the trees found before: whole lines of valid trees, as many
+/// as it says.
 #[test]
-fn korat_ends_when_rep_ok_hangs_once_in_every_process() {
+fn korat_stops_with_a_flaky_verdict_when_rep_ok_hangs_once_in_every_process() {
     for threads in ["1", "2"] {
         let dir = tempfile::tempdir().unwrap();
         let args = ["korat", "hostile-korat-hang-per-process", "--scope", "7", "--threads", threads, "--out", "out"];
@@ -119,14 +140,36 @@ fn korat_ends_when_rep_ok_hangs_once_in_every_process() {
         assert_eq!(output.status.code(), Some(1), "{threads} threads: {stderr}");
         assert!(elapsed < Duration::from_secs(60), "{threads} threads: {elapsed:?}: {stderr}");
         let summary = summary(dir.path());
-        assert_eq!(summary["stop"], "quarantined", "{summary:#}");
-        let notes = summary["notes"].as_array().unwrap();
-        assert!(notes.iter().any(|n| n.as_str().unwrap().starts_with("`rep_ok` quarantined")), "{notes:?}");
-        let group = &summary["failure_groups"][0];
-        assert_eq!((group["kind"].as_str(), group["during"].as_str()), (Some("hang"), Some("rep-ok")));
+        assert_eq!(summary["stop"], "flaky", "{summary:#}");
+        let groups = summary["failure_groups"].as_array().unwrap();
+        assert_eq!(groups.len(), 3, "{summary:#}");
+        for group in groups {
+            assert_eq!((group["kind"].as_str(), group["during"].as_str()), (Some("flaky"), Some("rep-ok")));
+            assert_eq!(group["count"], 1, "{summary:#}");
+            assert!(group["message"].as_str().unwrap().contains("returned when run again"), "{summary:#}");
+        }
         let found = summary["structures"].as_u64().unwrap();
         assert!(found > 0 && found < TREES_AT_SCOPE_7, "{summary:#}");
         let lines = std::fs::read_to_string(dir.path().join("out/structures.jsonl")).unwrap();
         assert_eq!(lines.lines().count() as u64, found);
     }
+}
+
+/// A call still running when the time limit stops the run cannot be run
+/// again to confirm it: the summary says so and the exit status is 1, not a
+/// silent "0 failures".
+#[test]
+fn a_call_the_time_limit_cuts_off_is_not_a_silent_success() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["random", "hostile-repeat-loop", "--time-limit", "3s", "--call-timeout", "60", "--out", "out"];
+    let (output, elapsed) = harness(&args, dir.path());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(elapsed < Duration::from_secs(10), "{elapsed:?}");
+    let summary = summary(dir.path());
+    assert_eq!((summary["stop"].as_str(), summary["seed"].as_u64()), (Some("time-limit"), Some(0)), "{summary:#}");
+    assert!(summary["replay"].as_str().unwrap().ends_with(" --seed 0 --time-limit 3s"), "{summary:#}");
+    let unreported = summary["unreported"].as_str().unwrap_or_default();
+    assert!(unreported.contains("hang during call (`inspect`"), "{summary:#}");
+    assert!(stdout.contains(&format!("note: {unreported}")), "{stdout}");
 }

@@ -649,6 +649,12 @@ impl Sink for Vec<Event> {
 /// A report built from events, and what a run resumes from.
 pub trait Fold: Default {
     fn apply(&mut self, event: Event);
+
+    /// The name of operation `op` of this run's API, when the report knows
+    /// it (for a death reported by its operation's number).
+    fn operation_name(&self, _op: u16) -> Option<&str> {
+        None
+    }
 }
 
 /// Writes one event as a line of NDJSON.

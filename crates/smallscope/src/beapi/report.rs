@@ -86,6 +86,10 @@ pub struct BeapiReport {
 }
 
 impl Fold for BeapiReport {
+    fn operation_name(&self, op: u16) -> Option<&str> {
+        self.operations.get(usize::from(op)).map(|info| info.name.as_str())
+    }
+
     fn apply(&mut self, event: Event) {
         match event {
             Event::RunStarted(started) => {

@@ -98,6 +98,20 @@ impl Candidate {
         };
     }
 
+    /// The candidate whose slots `reads` hold `values` (the others their
+    /// first value): what a `rep_ok` that read them saw, to run it again.
+    pub(super) fn replaying(space: Arc<Space>, reads: &[u32], values: &[u32]) -> Self {
+        let mut candidate = Candidate::new(space);
+        for (&slot, &value) in reads.iter().zip(values) {
+            let slot = slot as usize;
+            // A log from a corrupted slot must not index out of bounds.
+            if candidate.space.slots.get(slot).is_some_and(|domain| value < domain.len()) {
+                candidate.set(slot, value);
+            }
+        }
+        candidate
+    }
+
     /// Sets every slot's value index.
     pub(super) fn set_values(&mut self, values: &[u32]) {
         for (slot, &index) in values.iter().enumerate() {
@@ -148,7 +162,7 @@ impl Candidate {
         let generation = self.generation.get();
         if state.seen.get() != generation {
             state.seen.set(generation);
-            self.log.push(slot as u32);
+            self.log.push(slot as u32, self.values[slot]);
         }
         state
     }

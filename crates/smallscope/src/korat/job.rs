@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::search::{CandidateFailure, Invariants, PartedSearch, SearchOptions};
+use super::search::{self, CandidateFailure, Invariants, PartedSearch, SearchOptions};
 use super::space::{SlotDomain, Space};
 use super::Candidate;
 use super::NULL_VALUE;
@@ -218,19 +218,22 @@ impl KoratJob {
 struct CommitCadence {
     /// Candidates explored at the end of the part before.
     explored: u64,
+    /// Every part commits: the code under test has killed a worker, and may
+    /// again before the next multiple of [`Self::CANDIDATES`].
+    every_part: bool,
 }
 
 impl CommitCadence {
     /// Candidates between commits: a few milliseconds of search.
     const CANDIDATES: u64 = 16_384;
 
-    fn new(explored: u64) -> Self {
-        CommitCadence { explored }
+    fn new(explored: u64, every_part: bool) -> Self {
+        CommitCadence { explored, every_part }
     }
 
     /// Whether a part that ended `explored` candidates in commits.
     fn due(&mut self, explored: u64) -> bool {
-        let due = explored / Self::CANDIDATES != self.explored / Self::CANDIDATES;
+        let due = self.every_part || explored / Self::CANDIDATES != self.explored / Self::CANDIDATES;
         self.explored = explored;
         due
     }
@@ -308,6 +311,15 @@ impl Job for KoratJob {
                 }));
             }
         }
+        if let Some(died) = search::to_rerun(start.killed) {
+            if let Some((_, space)) = self.spaces.get(search::search_of(died)) {
+                let failure = search::rerun_alone(space.clone(), &*self.invariants, died);
+                counts.failing += 1;
+                self.file(space, failure, &mut groups, out);
+                // Kept even if the search dies again before its next commit.
+                out.commit(&[]);
+            }
+        }
         let classes_before: BTreeSet<u64> = resumed.map(|r| r.classes.clone()).unwrap_or_default();
         let mut classes = classes_before;
         let record = self.settings.record;
@@ -343,7 +355,7 @@ impl Job for KoratJob {
             let level_started = Instant::now();
             let mut all_parts = None;
             let mut done = if resuming { parts_done } else { 0 };
-            let mut cadence = CommitCadence::new(counts.explored);
+            let mut cadence = CommitCadence::new(counts.explored, !start.killed.is_empty());
             let mut pending = None;
             search.run(&keep, &mut |report| {
                 // Classes first covered since the last commit, over the parts not committed.

@@ -16,7 +16,7 @@ use std::time::Instant;
 use super::candidate::Candidate;
 use super::space::{FieldKind, SlotCode, Space};
 use crate::events::{During, FailureKind};
-use crate::runner::{flight, run_captured, Address, Killed, Outcome, StopFlag, UserCode};
+use crate::runner::{flight, run_captured, Address, Killed, Outcome, StopFlag, UserCode, OTHER_API_RUNS};
 
 /// Counts of one search.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
@@ -311,6 +311,13 @@ impl PartRun<'_> {
             walk.halted |= killed.quarantines;
             return;
         }
+        if let Some(flaky) = ran_alone(self.killed, address) {
+            // Reached the same way, it would die again on the same call of
+            // the process: stepped past, its `flaky` finding already filed.
+            walk.stack.clone_from(&flaky.reads);
+            walk.limits.truncate(0);
+            return;
+        }
         candidate.clear_log();
         walk.phase = Phase::RepOk;
         let ok = invariants.rep_ok(candidate);
@@ -358,6 +365,41 @@ fn failure_of(
     CandidateFailure { kind, during, message, location, values: candidate.values().to_vec() }
 }
 
+/// The death an attempt starts by running again, if there is one: the
+/// newest, when `rep_ok` died on it and it is not confirmed yet.
+pub(super) fn to_rerun(killed: &[Killed]) -> Option<&Killed> {
+    killed.last().filter(|k| !k.confirmed && k.during == During::RepOk)
+}
+
+/// The input at `address` that `rep_ok` died on, unconfirmed: it was run
+/// again alone ([`rerun_alone`]) and returned, a `flaky` finding.
+fn ran_alone(killed: &[Killed], address: Address) -> Option<&Killed> {
+    match killed.is_empty() {
+        true => None,
+        false => Killed::unconfirmed_at(killed, address).filter(|k| k.during == During::RepOk),
+    }
+}
+
+/// The search (of a job's several) whose candidate `killed` is.
+pub(super) fn search_of(killed: &Killed) -> usize {
+    ((killed.address.run & !(PROBE | OTHER_API_RUNS)) >> 32) as usize
+}
+
+/// Runs `rep_ok` once more on the candidate an earlier attempt died on,
+/// first in this fresh worker and alone, rebuilt from its read log, at its
+/// address: dying again confirms it (the supervisor blames the same
+/// address); returning, or panicking, makes it the `flaky` finding this
+/// returns. A `rep_ok` that hangs on its n-th call in a process, whatever
+/// the candidate, returns here, where it could not if the candidate were
+/// reached again by searching from the last commit.
+pub(super) fn rerun_alone(space: Arc<Space>, invariants: &dyn Invariants, killed: &Killed) -> CandidateFailure {
+    flight::position(killed.address);
+    let candidate = Candidate::replaying(space, &killed.reads, &killed.values);
+    candidate.clear_log();
+    let _ = run_captured(UserCode::new(During::RepOk, 0), || invariants.rep_ok(&candidate));
+    failure_of(FailureKind::Flaky, During::RepOk, killed.flaky_message(), None, &candidate)
+}
+
 /// A split search, run on threads and reported in order.
 pub struct PartedSearch<'a> {
     pub space: Arc<Space>,
@@ -388,7 +430,7 @@ pub struct PartReport<R> {
 }
 
 /// The bit of the address `run` of a probe (which splits a part). Not
-/// [`OTHER_API_RUNS`](crate::runner::killed::OTHER_API_RUNS): a probe runs
+/// [`OTHER_API_RUNS`]: a probe runs
 /// the same `rep_ok` as the search, so their deaths count together
 /// towards a quarantine (a `rep_ok` that hangs on every probe ends too).
 const PROBE: u64 = 1 << 62;
@@ -586,8 +628,9 @@ fn split(
                 next.push(Part { settled: Some(culprit.clone()), ..part });
                 continue;
             }
-            if killed.iter().any(|k| k.quarantines) {
-                // `rep_ok` kept killing the worker: no more probes.
+            if ran_alone(killed, address).is_some() || killed.iter().any(|k| k.quarantines) {
+                // `rep_ok` kept killing the worker, or died here and not
+                // when run alone: no more probes, or not this one.
                 next.push(part);
                 continue;
             }

@@ -233,6 +233,12 @@ impl<'a, T: Heap> Generator<'a, T> {
         self.outlet.out.event(event);
     }
 
+    /// Commits the events emitted so far without a resume point: a run
+    /// restarted from it starts generating afresh.
+    pub fn commit_start(&mut self) {
+        self.outlet.out.commit(&[]);
+    }
+
     /// The command that repeats the run up to sequence `sequences` and
     /// stops there: the same limits (they shape the generation), stopped
     /// at that sequence.
@@ -613,7 +619,8 @@ impl<'a, T: Heap> Generator<'a, T> {
     fn assemble(&mut self) -> Option<(Vec<usize>, Vec<Call>)> {
         let ops = self.exec.ops;
         let mut op_index = self.rng.random_range(0..ops.len()) as u16;
-        let quarantined = |op: u16| self.exec.quarantined(op, stage::GENERATE, self.counts.explored);
+        // The sequence is run, and its calls addressed, as the next one explored.
+        let quarantined = |op: u16| self.exec.quarantined(op, stage::GENERATE, self.counts.explored + 1);
         if quarantined(op_index) {
             // It kept killing the worker: one of the others instead.
             let others: Vec<u16> = (0..ops.len() as u16).filter(|&op| !quarantined(op)).collect();

@@ -218,9 +218,13 @@ impl<T: Subject + StdTraits> Job for RandomJob<T> {
                 for text in generator.others.notes.clone() {
                     generator.emit(Event::Note(Note { text }));
                 }
+                // Committed at once, so that a run stopped on the first call
+                // that hangs still names its seed and operations.
+                generator.commit_start();
             }
         }
-        let stop = generator.run(resumed.is_some());
+        // Nothing past the start committed: the component set is seeded again.
+        let stop = generator.run(resumed.is_some_and(|report| report.resume.is_some()));
         let seconds = generator.seconds();
         if stop == Stop::MemoryLimit {
             // Replaying sequences would take the memory that is not there.

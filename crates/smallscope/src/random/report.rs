@@ -81,6 +81,10 @@ impl RandomReport {
 }
 
 impl Fold for RandomReport {
+    fn operation_name(&self, op: u16) -> Option<&str> {
+        self.operations.get(usize::from(op)).map(|info| info.name.as_str())
+    }
+
     fn apply(&mut self, event: Event) {
         match event {
             Event::RunStarted(started) => {

@@ -121,6 +121,8 @@ pub struct InFlight {
     pub print: Option<u128>,
     /// The fields Korat's `rep_ok` had read (a [`ReadLog`] in this slot).
     pub reads: Vec<u32>,
+    /// The value index each of `reads` held.
+    pub read_values: Vec<u32>,
 }
 
 impl Flight {
@@ -215,6 +217,7 @@ impl Flight {
             mark: words[MARK].load(Relaxed),
             print: print_set.then_some(print),
             reads: words[LOG..LOG + log_len].iter().map(|w| w.load(Relaxed) as u32).collect(),
+            read_values: words[LOG..LOG + log_len].iter().map(|w| (w.load(Relaxed) >> 32) as u32).collect(),
         }
     }
 
@@ -395,12 +398,15 @@ impl ReadLog {
         }
     }
 
-    /// Appends `slot`; panics when the log is full.
+    /// Appends `slot`, read holding value index `value`; panics when the
+    /// log is full. One word for both: a candidate that killed the process
+    /// can be rebuilt from its log alone, to run it again.
     #[inline(always)]
-    pub fn push(&self, slot: u32) {
+    pub fn push(&self, slot: u32, value: u32) {
         let (length, entries) = self.parts();
         let len = length.load(Relaxed) as usize;
-        entries.get(len).expect("a read log has room for every slot").store(u64::from(slot), Relaxed);
+        let entry = u64::from(slot) | (u64::from(value) << 32);
+        entries.get(len).expect("a read log has room for every slot").store(entry, Relaxed);
         length.store(len as u64 + 1, Relaxed);
     }
 
@@ -475,9 +481,10 @@ mod tests {
         let flight = Flight::in_memory(1, 64);
         let _binding = flight.bind().unwrap();
         let log = ReadLog::new(8);
-        log.push(4);
-        log.push(2);
+        log.push(4, 7);
+        log.push(2, 0);
         assert_eq!(flight.snapshot(0).reads, [4, 2]);
+        assert_eq!(flight.snapshot(0).read_values, [7, 0]);
         let mut out = Vec::new();
         log.copy_into(&mut out);
         assert_eq!(out, [4, 2]);
@@ -485,7 +492,7 @@ mod tests {
         assert!(flight.snapshot(0).reads.is_empty());
         // Too large for the slot: a log of its own.
         let big = ReadLog::new(1000);
-        big.push(9);
+        big.push(9, 0);
         assert!(flight.snapshot(0).reads.is_empty());
         assert_eq!(big.len(), 1);
     }

@@ -17,6 +17,9 @@ pub struct Killed {
     /// Korat: the fields `rep_ok` had read, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reads: Vec<u32>,
+    /// Korat: the value index each of `reads` held (to run it again alone).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<u32>,
     /// The fingerprint of the value under check, when the engine set one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub print: Option<Fingerprint>,
@@ -48,6 +51,7 @@ impl Killed {
             op: slot.code.op,
             message,
             reads: slot.reads.clone(),
+            values: slot.read_values.clone(),
             print: slot.print.map(Fingerprint),
             confirmed: false,
             quarantines: false,

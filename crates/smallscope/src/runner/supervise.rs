@@ -215,6 +215,10 @@ pub struct Supervisor<F> {
     restarts: u32,
     /// `flaky` findings committed.
     flaky: u32,
+    /// The last death, until a commit follows it: the attempt after a death
+    /// confirms or reports its input, so a run that stops before then ends
+    /// with it unreported.
+    unsettled: Option<Killed>,
 }
 
 impl<F: Fold> Supervisor<F> {
@@ -229,6 +233,7 @@ impl<F: Fold> Supervisor<F> {
             max_repeats: DEFAULT_MAX_REPEATS,
             restarts: 0,
             flaky: 0,
+            unsettled: None,
         }
     }
 
@@ -237,15 +242,16 @@ impl<F: Fold> Supervisor<F> {
         self.restarts
     }
 
+    /// A death the run stopped before it could confirm and report: the
+    /// command tells it, since no finding does.
+    pub fn unreported(&self) -> Option<&Killed> {
+        self.unsettled.as_ref()
+    }
+
     /// Starts `launch`ed attempts until one finishes.
     pub fn run(&mut self, launch: &mut Launch<'_, F>, observer: &mut dyn Observer) -> Result<Ending, RunError> {
         // Why and since when the run is being stopped from outside.
         let mut stopping: Option<(Stop, Instant)> = None;
-        // A death that no commit has followed yet: the attempt after it
-        // confirms or reports its input, so a stop waits for that attempt's
-        // first commit (at most `settle_time`): a hang found just before a
-        // time limit or a Ctrl-C is reported, not lost.
-        let mut unsettled = false;
         loop {
             let mut attempt = launch(self)?;
             let mut watch = HangWatch::new(self.call_timeout);
@@ -256,7 +262,11 @@ impl<F: Fold> Supervisor<F> {
                     return Ok(ending);
                 }
                 if let Some((_, since)) = stopping {
-                    if interrupted.is_none() && (!unsettled || since.elapsed() >= self.settle_time()) {
+                    // A stop waits for the first commit after a death (at most
+                    // `settle_time`): a hang found just before a time limit
+                    // or a Ctrl-C is reported, not lost.
+                    let settled = self.unsettled.is_none() || since.elapsed() >= self.settle_time();
+                    if interrupted.is_none() && settled {
                         interrupted = Some(Instant::now());
                         attempt.interrupt();
                         // A call that does not return holds the stop up: give it little time.
@@ -272,7 +282,7 @@ impl<F: Fold> Supervisor<F> {
                     Next::Batch(batch) => {
                         observer.batch(&batch);
                         self.committed = true;
-                        unsettled = false;
+                        self.unsettled = None;
                         if let Some(journal) = &mut self.journal {
                             journal.extend_from_slice(&batch.journal);
                         }
@@ -302,20 +312,25 @@ impl<F: Fold> Supervisor<F> {
                     watch.pause();
                 } else if let Some(slot) = watch.hung(attempt.flight()) {
                     attempt.abandon();
-                    let seconds = self.call_timeout.map_or(0.0, |t| t.as_secs_f64());
-                    let death = Death {
-                        kind: FailureKind::Hang,
-                        message: format!("did not return within {seconds} s (the call timeout)"),
-                        culprit: Some(slot),
+                    let message = match (interrupted, watch.timeout) {
+                        (Some(_), Some(grace)) => format!(
+                            "had not returned when the run was stopped, nor within {} s after",
+                            grace.as_secs_f64()
+                        ),
+                        _ => format!(
+                            "did not return within {} s (the call timeout)",
+                            self.call_timeout.map_or(0.0, |t| t.as_secs_f64())
+                        ),
                     };
+                    let death = Death { kind: FailureKind::Hang, message, culprit: Some(slot) };
                     break self.blame(attempt.flight(), death)?;
                 }
             };
+            self.unsettled = Some(killed.clone());
             if interrupted.is_some() {
                 // Stopping: what the dead attempt committed is what there is.
                 return Ok(stopped_from_outside(stopping));
             }
-            unsettled = true;
             observer.killed(&killed);
             self.restarts += 1;
             if self.restarts > self.max_restarts {
