@@ -173,3 +173,27 @@ fn a_call_the_time_limit_cuts_off_is_not_a_silent_success() {
     assert!(unreported.contains("hang during call (`inspect`"), "{summary:#}");
     assert!(stdout.contains(&format!("note: {unreported}")), "{stdout}");
 }
+
+/// Binary trees of 6 nodes: Catalan(6).
+const TREES_AT_SCOPE_6: u64 = 132;
+
+/// A `rep_ok` that rejects every 13th call of its process kills nothing,
+/// but loses trees: the candidates judged twice (one in 64) tell it, with a
+/// `flaky` finding and exit 1, on any thread count.
+#[test]
+fn korat_tells_a_nondeterministic_rep_ok() {
+    for threads in ["1", "2"] {
+        let dir = tempfile::tempdir().unwrap();
+        let args = ["korat", "hostile-korat-nondeterministic", "--scope", "6", "--threads", threads, "--out", "out"];
+        let (output, _) = harness(&args, dir.path());
+        assert_eq!(output.status.code(), Some(1), "{threads} threads: {}", String::from_utf8_lossy(&output.stdout));
+        let summary = summary(dir.path());
+        assert!(summary["structures"].as_u64().unwrap() < TREES_AT_SCOPE_6, "{summary:#}");
+        let groups = summary["failure_groups"].as_array().unwrap();
+        assert!(!groups.is_empty(), "{summary:#}");
+        for group in groups {
+            assert_eq!((group["kind"].as_str(), group["during"].as_str()), (Some("flaky"), Some("rep-ok")));
+            assert!(group["message"].as_str().unwrap().starts_with("`rep_ok` is nondeterministic"), "{group:#}");
+        }
+    }
+}

@@ -1010,6 +1010,10 @@ pub struct ComparisonReport {
 }
 
 impl crate::events::Fold for ComparisonReport {
+    fn stopped_early(&mut self, stop: crate::events::Stop) {
+        self.stop.get_or_insert(stop);
+    }
+
     fn apply(&mut self, event: crate::events::Event) {
         use crate::events::Event;
         match event {

@@ -590,6 +590,10 @@ pub enum Stop {
     /// User code failed on inputs where it did not fail again when run a
     /// second time, too often (`MAX_FLAKY`): the run ended there.
     Flaky,
+    /// In this process (library mode, `--no-isolation`), calls that did
+    /// not return each left a thread behind, too many of them: the run
+    /// ended there.
+    TooManyHangs,
 }
 
 impl Stop {
@@ -603,13 +607,25 @@ impl Stop {
             Stop::Stuck => "stuck: every sequence it could assemble was made already",
             Stop::Quarantined => "quarantined: rep_ok kept killing the worker, so the search ended early",
             Stop::Flaky => "flaky: the code under test failed on inputs where it then passed, so the run ended early",
+            Stop::TooManyHangs => {
+                "too many hangs: each left a thread of this process spinning, so the run ended early (a worker \
+                 process, the command line's default, goes on past them)"
+            }
         }
     }
 
     /// Whether the run did not finish what it was asked (a level or a
     /// search is incomplete).
     pub fn is_early(self) -> bool {
-        matches!(self, Stop::TimeLimit | Stop::MemoryLimit | Stop::Interrupted | Stop::Quarantined | Stop::Flaky)
+        matches!(
+            self,
+            Stop::TimeLimit
+                | Stop::MemoryLimit
+                | Stop::Interrupted
+                | Stop::Quarantined
+                | Stop::Flaky
+                | Stop::TooManyHangs
+        )
     }
 }
 
@@ -649,6 +665,11 @@ impl Sink for Vec<Event> {
 /// A report built from events, and what a run resumes from.
 pub trait Fold: Default {
     fn apply(&mut self, event: Event);
+
+    /// The run was ended from outside before the engine said why (by its
+    /// supervisor: a flaky verdict, too many hangs, a stop): the report
+    /// says `stop` unless the engine's own end was folded.
+    fn stopped_early(&mut self, stop: Stop);
 
     /// The name of operation `op` of this run's API, when the report knows
     /// it (for a death reported by its operation's number).

@@ -46,6 +46,7 @@
 //! `hostile-korat-panic`.
 
 pub mod looping;
+pub mod nondeterministic;
 pub mod once_per_process;
 pub mod overflow;
 pub mod panicking;

@@ -57,6 +57,10 @@ pub struct IdentificationReport {
 }
 
 impl Fold for IdentificationReport {
+    fn stopped_early(&mut self, stop: Stop) {
+        self.stop.get_or_insert(stop);
+    }
+
     fn apply(&mut self, event: Event) {
         match event {
             Event::RunStarted(started) => {

@@ -109,6 +109,10 @@ impl KoratReport {
 }
 
 impl Fold for KoratReport {
+    fn stopped_early(&mut self, stop: Stop) {
+        self.stop.get_or_insert(stop);
+    }
+
     fn apply(&mut self, event: Event) {
         match event {
             Event::RunStarted(started) => {

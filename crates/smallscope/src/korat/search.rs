@@ -185,6 +185,8 @@ struct Walk<'r, R> {
     out: PartOutcome<R>,
     /// The fields of the current candidate in the order to advance them.
     stack: Vec<u32>,
+    /// The fields `rep_ok` read when run on it again (see `recheck`).
+    recheck: Vec<u32>,
     limits: Limits,
     reachable: Reachable,
     /// The fields `eq_class` read on the current candidate, when Korat+
@@ -223,6 +225,7 @@ impl PartRun<'_> {
                 ending: Ending::Next,
             },
             stack: Vec::new(),
+            recheck: Vec::new(),
             limits: Limits::new(&space),
             reachable: Reachable::new(&space),
             eq_fields: Vec::new(),
@@ -291,6 +294,30 @@ impl PartRun<'_> {
         }
     }
 
+    /// Runs `rep_ok` on the candidate again and files a `flaky` finding if
+    /// it gives another verdict than `ok` or reads other fields than
+    /// `walk.stack`: the search relies on both, so a nondeterministic
+    /// `rep_ok` would otherwise lose structures without a word.
+    #[cold]
+    fn recheck<R>(&self, candidate: &Candidate, invariants: &dyn Invariants, ok: bool, walk: &mut Walk<'_, R>) {
+        candidate.clear_log();
+        walk.phase = Phase::RepOk;
+        let again = invariants.rep_ok(candidate);
+        walk.phase = Phase::Engine;
+        candidate.take_log_into(&mut walk.recheck);
+        if again != ok || walk.recheck != walk.stack {
+            let message = format!(
+                "`rep_ok` is nondeterministic: run again on the same candidate, it {}; the search relies on both, \
+                 so it may have missed structures",
+                match again == ok {
+                    true => "read other fields".to_owned(),
+                    false => format!("returned {again} after {ok}"),
+                }
+            );
+            walk.out.failures.push(failure_of(FailureKind::Flaky, During::RepOk, message, None, candidate));
+        }
+    }
+
     /// Runs the invariants on the current candidate and records the verdict.
     #[inline]
     fn judge<R>(&self, space: &Space, candidate: &Candidate, invariants: &dyn Invariants, walk: &mut Walk<'_, R>) {
@@ -329,8 +356,11 @@ impl PartRun<'_> {
                 walk.out.failures.push(failure);
             }
         }
-        let out = &mut walk.out;
         candidate.take_log_into(&mut walk.stack);
+        if rechecked(address) {
+            self.recheck(candidate, invariants, ok, walk);
+        }
+        let out = &mut walk.out;
         if !ok {
             return;
         }
@@ -369,6 +399,14 @@ fn failure_of(
 /// newest, when `rep_ok` died on it and it is not confirmed yet.
 pub(super) fn to_rerun(killed: &[Killed]) -> Option<&Killed> {
     killed.last().filter(|k| !k.confirmed && k.during == During::RepOk)
+}
+
+/// Whether the candidate at `address` is judged twice, to tell a
+/// nondeterministic `rep_ok`: one in 64, by address, so that which are is
+/// the same on any thread count (and costs about 1.5% more `rep_ok` calls).
+#[inline]
+fn rechecked(address: Address) -> bool {
+    (address.input ^ address.run.rotate_left(17)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58 == 0
 }
 
 /// The input at `address` that `rep_ok` died on, unconfirmed: it was run

@@ -81,6 +81,10 @@ impl RandomReport {
 }
 
 impl Fold for RandomReport {
+    fn stopped_early(&mut self, stop: Stop) {
+        self.stop.get_or_insert(stop);
+    }
+
     fn operation_name(&self, op: u16) -> Option<&str> {
         self.operations.get(usize::from(op)).map(|info| info.name.as_str())
     }

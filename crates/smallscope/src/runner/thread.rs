@@ -12,8 +12,8 @@ use std::time::Duration;
 
 use super::flight::Flight;
 use super::killed::Killed;
-use super::supervise::{Attempt, Batch, Job, Next, Observer, RunError, Start, StopFlag, Supervisor};
-use crate::events::{Event, Fold, Sink};
+use super::supervise::{Attempt, Batch, Ending, Job, Next, Observer, RunError, Start, StopFlag, Supervisor};
+use crate::events::{Event, Fold, Note, Sink, Stop};
 use crate::ConfigError;
 
 /// Runs `job` on threads of this process until it finishes, surviving calls
@@ -27,10 +27,35 @@ pub fn run_in_thread<F: Fold + Clone + Send + 'static>(
 ) -> Result<F, RunError> {
     let mut supervisor = Supervisor::<F>::new(call_timeout);
     // Each hang leaves a thread behind, spinning: give up after a few.
-    supervisor.max_restarts = 16;
-    supervisor.run(&mut |s| thread_attempt(job.clone(), s), observer)?;
+    supervisor.max_restarts = MAX_THREADS_LEFT;
+    let ending = supervisor.run(&mut |s| thread_attempt(job.clone(), s), observer);
+    // What was committed is the caller's, however the run ended.
+    let stop = match ending {
+        Ok(Ending::Finished) => None,
+        Ok(Ending::Abandoned) => Some(Stop::Interrupted),
+        Ok(Ending::Stopped(stop)) => Some(stop),
+        Err(RunError::TooManyRestarts(_)) => Some(Stop::TooManyHangs),
+        Err(error) => return Err(error),
+    };
+    if let Some(stop) = stop {
+        if let Some(killed) = supervisor.unreported() {
+            let text = format!(
+                "the run stopped on a {} during {} (input {:?}: {}) before it could report it",
+                killed.kind,
+                killed.during.name(),
+                killed.address,
+                killed.message
+            );
+            supervisor.fold.apply(Event::Note(Note { text }));
+        }
+        supervisor.fold.stopped_early(stop);
+    }
     Ok(supervisor.fold)
 }
+
+/// Hangs after which an in-process run ends ([`Stop::TooManyHangs`]): each
+/// leaves a thread spinning.
+pub const MAX_THREADS_LEFT: u32 = 16;
 
 /// An attempt of `job` on a thread of this process, carrying on from what
 /// `supervisor` committed.
@@ -163,5 +188,74 @@ impl Sink for ChannelSink {
         if !batch.events.is_empty() || !batch.journal.is_empty() {
             let _ = self.sender.send(EngineMessage::Batch(batch));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    use super::*;
+    use crate::events::During;
+    use crate::runner::{flight, run_captured, Address, UserCode};
+
+    /// Lets the threads the test leaves behind end with it.
+    static RELEASE: AtomicBool = AtomicBool::new(false);
+
+    /// Inputs 1, 2, ...: each hangs in its own operation (so no group is
+    /// quarantined) unless an earlier attempt died on it; each committed
+    /// input is a note.
+    struct HangsOnEveryInput;
+
+    #[derive(Debug, Clone, Default)]
+    struct Notes {
+        notes: Vec<String>,
+        stop: Option<Stop>,
+    }
+
+    impl Fold for Notes {
+        fn apply(&mut self, event: Event) {
+            if let Event::Note(note) = event {
+                self.notes.push(note.text);
+            }
+        }
+        fn stopped_early(&mut self, stop: Stop) {
+            self.stop.get_or_insert(stop);
+        }
+    }
+
+    impl Job for HangsOnEveryInput {
+        type Fold = Notes;
+        fn run(&self, start: Start<'_, Notes>, sink: &mut dyn Sink) -> Result<(), ConfigError> {
+            let from = start.resume.map_or(0, |notes| notes.notes.len() as u64);
+            for input in from + 1..=1000 {
+                let address = Address { run: 0, input, detail: 0 };
+                if Killed::at(start.killed, address).is_none() {
+                    flight::position(address);
+                    let _ = run_captured(UserCode::new(During::Call, input as u16), || {
+                        while !RELEASE.load(Ordering::Relaxed) {
+                            std::thread::sleep(Duration::from_millis(2));
+                        }
+                    });
+                }
+                sink.event(Event::Note(Note { text: format!("input {input}") }));
+                sink.commit(&[]);
+            }
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn an_in_process_run_that_keeps_hanging_ends_with_what_it_committed() {
+        let fold = run_in_thread(Arc::new(HangsOnEveryInput), Some(Duration::from_millis(40)), &mut ());
+        RELEASE.store(true, Ordering::Relaxed);
+        let fold = fold.expect("the run ends with its fold, not an error");
+        assert_eq!(fold.stop, Some(Stop::TooManyHangs));
+        // Each input hangs twice (once to confirm it) before it is stepped past.
+        let inputs: Vec<String> = (1..=MAX_THREADS_LEFT / 2).map(|input| format!("input {input}")).collect();
+        assert_eq!(fold.notes[..inputs.len()], inputs[..]);
+        // The last hang, not confirmed, is told.
+        let last = &fold.notes[inputs.len()..];
+        assert!(last.len() == 1 && last[0].starts_with("the run stopped on a hang during call"), "{last:?}");
     }
 }
