@@ -130,6 +130,7 @@ pub mod cyclic_debug;
 pub mod exit;
 pub mod grow;
 pub mod hostile;
+pub mod huge_debug;
 pub mod korat;
 pub mod leak;
 mod list;

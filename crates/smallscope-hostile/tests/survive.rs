@@ -326,3 +326,22 @@ fn beapi_survives_an_abort_in_another_subjects_code() {
         notes.iter().filter_map(|n| n.as_str()).find(|n| n.contains("HostileStack")).expect("a note on the stacks");
     assert!(note.contains("its own code failed (1 failure groups)"), "{note}");
 }
+
+/// A returned value whose `Debug` is 4 GiB is cut at 64 KiB, and a subject
+/// whose own `Debug` is that long fails `debug-does-not-panic`: the run
+/// ends in seconds, with one failure group, instead of never.
+#[test]
+fn random_survives_a_debug_of_gigabytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["random", "hostile-huge-debug", "--sequences", "2000", "--out", "out"];
+    let (output, elapsed) = harness(&args, dir.path());
+    assert_eq!(output.status.code(), Some(1), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(elapsed < Duration::from_secs(60), "{elapsed:?}");
+    let summary = read_json(&dir.path().join("out/summary.json"));
+    let groups = summary["failure_groups"].as_array().unwrap();
+    assert_eq!(groups.len(), 1, "{summary:#}");
+    assert_eq!(groups[0]["contract"], "debug-does-not-panic", "{summary:#}");
+    assert!(groups[0]["message"].as_str().unwrap().contains("more than 16 MiB"), "{summary:#}");
+    let tests = std::fs::read_to_string(dir.path().join("out/regression_tests.rs")).unwrap();
+    assert!(!tests.contains("Debug output cut"), "a cut text is asserted");
+}

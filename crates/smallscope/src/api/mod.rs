@@ -63,6 +63,7 @@
 //!   for a generic `impl`, registers each instantiation under its own name.
 
 mod arg;
+mod debug_text;
 mod operation;
 pub mod other;
 mod registry;
@@ -70,6 +71,7 @@ mod std_traits;
 
 pub use crate::runner::{assume_failed, Outcome, PanicInfo};
 pub use arg::{Arg, Primitive, TypedInts};
+pub use debug_text::{debug_text, is_cut, Bounded, CONTRACT_LIMIT, RENDER_LIMIT};
 pub use operation::{
     select_operations, Access, AsInt, IntKind, Invoke, ListForm, Operation, OperationInfo, ParamKind, ReturnKind,
     Returned,

@@ -142,12 +142,12 @@ impl<T> Returned<T> {
     /// Wraps a returned value, rendered when `render` asks (for operations
     /// written by hand; derived code renders only values with `Debug`).
     pub fn value<V: std::fmt::Debug + ?Sized>(value: &V, render: bool, int: Option<i64>) -> Self {
-        Returned::Value { rendered: render.then(|| format!("{value:?}")), int }
+        Returned::Value { rendered: render.then(|| super::debug_text(value)), int }
     }
 
     /// Wraps an `Err`; used by derived code.
     pub fn misuse<E: std::fmt::Debug + ?Sized>(error: &E, render: bool) -> Self {
-        Returned::Misuse(render.then(|| format!("{error:?}")))
+        Returned::Misuse(render.then(|| super::debug_text(error)))
     }
 }
 

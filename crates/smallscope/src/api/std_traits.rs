@@ -177,7 +177,7 @@ pub mod probe {
     }
     impl<T: std::fmt::Debug + ?Sized> ViaDebugValue for &DebugProbe<'_, T> {
         fn smallscope_render(&self) -> Option<String> {
-            Some(format!("{:?}", self.0))
+            Some(crate::api::debug_text(self.0))
         }
     }
     pub trait NoDebugValue {

@@ -111,21 +111,22 @@ impl<T: Subject> Contract<T> for RepOk {
 /// `Debug` formatting does not panic.
 pub struct DebugDoesNotPanic<T>(fn(&T, &mut dyn std::fmt::Write) -> std::fmt::Result);
 
-/// Keeps nothing that is written: formatting without allocating.
-struct Discard;
-
-impl std::fmt::Write for Discard {
-    fn write_str(&mut self, _: &str) -> std::fmt::Result {
-        Ok(())
-    }
-}
-
 impl<T> Contract<T> for DebugDoesNotPanic<T> {
     fn name(&self) -> &str {
         "debug-does-not-panic"
     }
     fn check_value(&self, value: &T) -> Result<(), String> {
-        (self.0)(value, &mut Discard).map_err(|_| "`Debug` returned an error".to_owned())
+        // Counted, not kept: formatting without allocating, and stopped
+        // once no small value could have written that much.
+        let mut out = crate::api::Bounded::counting(crate::api::CONTRACT_LIMIT);
+        match ((self.0)(value, &mut out), out.cut) {
+            (Ok(()), _) => Ok(()),
+            (Err(_), true) => Err(format!(
+                "`Debug` wrote more than {} MiB (does it follow a cycle?)",
+                crate::api::CONTRACT_LIMIT >> 20
+            )),
+            (Err(_), false) => Err("`Debug` returned an error".to_owned()),
+        }
     }
     fn assertion(&self, vars: &[&str]) -> Vec<String> {
         vec![format!("let _ = format!(\"{{:?}}\", {});", vars[0])]

@@ -67,8 +67,11 @@ pub(super) fn regression_tests<T: crate::heap::Heap>(
         if first.stopped.is_some() {
             continue; // not deterministic enough to be a test
         }
-        let mut observations: Vec<Option<String>> =
-            first.rendered.into_iter().map(|r| r.filter(|text| !address.is_match(text))).collect();
+        let mut observations: Vec<Option<String>> = first
+            .rendered
+            .into_iter()
+            .map(|r| r.filter(|text| !address.is_match(text) && !crate::api::is_cut(text)))
+            .collect();
         for _ in 1..EXECUTIONS {
             exec.locate_next(stage::REGRESSION);
             let again = exec.replay(&program, true);
