@@ -303,6 +303,16 @@ fn classify(
     }
     let (kind, message) = if tail.contains("has overflowed its stack") {
         (FailureKind::StackOverflow, "the stack overflowed (unbounded recursion?)".to_owned())
+    } else if tail.contains("IO Safety violation") {
+        let message = "a file descriptor the worker owns was closed under it: does the code under test close \
+                       descriptors it does not own?";
+        (FailureKind::Abort, message.to_owned())
+    } else if let (true, Some(code)) = (tail.contains(crate::worker::EXIT_OUTSIDE_CALLS), status.and_then(|s| s.code()))
+    {
+        (
+            FailureKind::Exit,
+            format!("exit({code}) was called outside any call: by a thread the code under test started?"),
+        )
     } else {
         match status.and_then(|s| s.signal()) {
             Some(libc::SIGABRT) => (FailureKind::Abort, "the process aborted (SIGABRT)".to_owned()),

@@ -43,6 +43,20 @@ pub fn worker_dir() -> Option<PathBuf> {
     std::env::var_os(WORKER_DIR).map(PathBuf::from)
 }
 
+/// What a worker prints when `exit()` ends it before its job is done and
+/// no thread is in a call (a thread the code under test started).
+pub const EXIT_OUTSIDE_CALLS: &str = "smallscope worker: exit() was called before the job's end";
+
+/// Set once the job's thread has ended: an `exit()` before is not ours.
+static JOB_ENDED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Run at `exit()`: tells the supervisor an exit came before the job's end.
+extern "C" fn exit_before_the_end() {
+    if !JOB_ENDED.load(std::sync::atomic::Ordering::Relaxed) {
+        let _ = writeln!(std::io::stderr(), "{EXIT_OUTSIDE_CALLS}");
+    }
+}
+
 /// Runs `job` as a worker of the supervisor that shares `dir`.
 pub fn serve<F: Fold + Clone + Send + 'static>(dir: &Path, job: Arc<dyn Job<Fold = F>>) -> ExitCode {
     let memory_limit = std::env::var(MEMORY_LIMIT).ok().and_then(|v| v.parse::<u64>().ok());
@@ -116,9 +130,13 @@ fn run<F: Fold + Clone + Send + 'static>(
             return ExitCode::from(2);
         }
     };
+    // SAFETY: registers a plain `extern "C" fn()` that never unwinds.
+    unsafe { libc::atexit(exit_before_the_end) };
     // This thread serializes and writes while the engine goes on.
     let delivered = write_frames(pipe, &receiver);
-    match thread.join() {
+    let joined = thread.join();
+    JOB_ENDED.store(true, std::sync::atomic::Ordering::Relaxed);
+    match joined {
         Ok(()) if delivered => ExitCode::SUCCESS,
         Ok(()) => ExitCode::from(2),
         Err(_) => {

@@ -16,8 +16,10 @@
 //!   at most 3 but `[0, 2, 1]`, which only the trigger call makes.
 //! - **Before the trigger**: 13 structures at levels 1 to 3, and 15 of level
 //!   4 (the pushes on the 5 stacks of length 2 made before `[2, 1]`): 28.
-//! - **Library mode** and `--no-isolation`: the exit ends the process, with
-//!   status 3.
+//! - **Library mode** and `--no-isolation`: the exit ends the process; a
+//!   guard run at exit sees a thread in user code, says so in one line
+//!   ("the code under test ended the process (exit) during call") and
+//!   makes the status 2, whatever status the code gave.
 
 use crate::hostile::Hostility;
 

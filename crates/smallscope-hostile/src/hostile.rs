@@ -16,8 +16,8 @@ use smallscope::Heap;
 
 use crate::list::{Empty, Stack};
 use crate::{
-    abort, alloc_bomb, exit, leak, loop_clone, loop_rep_ok, looping, panic_clone, panic_rep_ok, recursion,
-    signal_parent,
+    abort, alloc_bomb, exit, leak, loop_clone, loop_rep_ok, looping, outside_calls, panic_clone, panic_rep_ok,
+    recursion, signal_parent,
 };
 
 /// What a [`HostileStack`] does wrong. Every hook does nothing unless the
@@ -58,6 +58,8 @@ pub struct HostileStack<H: Hostility> {
         "hostile-alloc-bomb" = HostileStack<alloc_bomb::AllocBomb>,
         "hostile-leak" = HostileStack<leak::Leak>,
         "hostile-panic-rep-ok" = HostileStack<panic_rep_ok::PanicInRepOk>,
+        "hostile-thread-exit" = HostileStack<outside_calls::ThreadExit>,
+        "hostile-closes-fds" = HostileStack<outside_calls::ClosesFds>,
     )
 )]
 impl<H: Hostility> HostileStack<H> {

@@ -138,6 +138,7 @@ pub mod loop_clone;
 pub mod loop_rep_ok;
 pub mod looping;
 mod misbehave;
+pub mod outside_calls;
 pub mod panic_clone;
 pub mod panic_drop;
 pub mod panic_rep_ok;

@@ -345,3 +345,38 @@ fn random_survives_a_debug_of_gigabytes() {
     let tests = std::fs::read_to_string(dir.path().join("out/regression_tests.rs")).unwrap();
     assert!(!tests.contains("Debug output cut"), "a cut text is asserted");
 }
+
+/// In this process (`--no-isolation`, as in library mode), `exit()` from the
+/// code under test cannot be survived: it ends the run with one line that
+/// says so and status 2, not with the status the code gave (which may be 0).
+#[test]
+fn an_exit_in_process_says_so_and_is_not_a_success() {
+    let dir = tempfile::tempdir().unwrap();
+    let (output, _) = harness(&["beapi", "hostile-exit", "--scope", "3", "--no-isolation"], dir.path());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("error: the code under test ended the process (exit) during call"), "{stderr}");
+}
+
+/// A thread of the code under test that calls `exit(0)`, and code that
+/// closes the worker's descriptors, end the worker between calls, with no
+/// input to blame: the run says which it was (not "a smallscope bug"),
+/// keeps what it committed, and exits 2.
+#[test]
+fn a_worker_ended_outside_any_call_is_named_and_its_run_kept() {
+    let cases = [
+        ("hostile-thread-exit", "exit(0) was called outside any call: by a thread the code under test started?"),
+        ("hostile-closes-fds", "a file descriptor the worker owns was closed under it"),
+    ];
+    for (subject, cause) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let (output, _) = harness(&["beapi", subject, "--scope", "3", "--out", "out"], dir.path());
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{subject}: {stderr}");
+        assert!(stderr.contains(cause), "{subject}: {stderr}");
+        // Kept to be carried on (the harm comes early: little is committed).
+        let summary = read_json(&dir.path().join("out/summary.json"));
+        assert_eq!(summary["stop"], "interrupted", "{summary:#}");
+        assert!(summary["resume"].as_str().unwrap().ends_with("--resume"), "{summary:#}");
+    }
+}

@@ -183,7 +183,10 @@ pub enum RunError {
     Config(#[from] ConfigError),
     #[error("starting a worker: {0}")]
     Launch(String),
-    #[error("the worker died outside the code under test ({0}); this is a smallscope bug, please report it")]
+    #[error(
+        "the worker died outside any call of the code under test ({0}); what the run committed is kept. Unless \
+         the code under test starts threads or closes descriptors, this is a smallscope bug: please report it"
+    )]
     OutsideUserCode(String),
     #[error("the input at {address:?} brought the worker down again ({kind}) after it was stepped past: {message}")]
     Again { address: super::Address, kind: FailureKind, message: String },

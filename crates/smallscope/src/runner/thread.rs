@@ -6,8 +6,8 @@
 //! one. A stack overflow, an abort or a runaway allocation in the job's
 //! thread ends the process.
 
-use std::sync::mpsc;
-use std::sync::Arc;
+use std::io::Write as _;
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
 use super::flight::Flight;
@@ -115,6 +115,54 @@ struct ThreadAttempt {
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
+/// The flight of the in-process attempt running now, for [`exit_guard`].
+static RUNNING: Mutex<Option<Arc<Flight>>> = Mutex::new(None);
+
+/// Run at `exit()`: when a thread of the running in-process attempt is in
+/// user code, the code under test ended the process (in a worker, the
+/// supervisor would report it and go on). Says so, and exits with 2
+/// instead of the status it gave, often 0, which would read as success.
+extern "C" fn exit_guard() {
+    let Ok(running) = RUNNING.try_lock() else { return };
+    let Some(slot) = running.as_ref().and_then(|flight| flight.claimed().into_iter().find(|s| s.in_user_code)) else {
+        return;
+    };
+    let at = slot.address;
+    let _ = writeln!(
+        std::io::stderr(),
+        "error: the code under test ended the process (exit) during {} (operation {}, input {}.{}.{}): a run in \
+         this process cannot go on past that; in a worker process (the command line without --no-isolation) it \
+         is a finding",
+        slot.code.during.name(),
+        slot.code.op,
+        at.run,
+        at.input,
+        at.detail
+    );
+    // SAFETY: `_exit` ends the process at once; nothing runs after it.
+    unsafe { libc::_exit(2) }
+}
+
+/// Makes `flight` the one [`exit_guard`] reads, registering the guard once.
+fn guard_exit(flight: &Arc<Flight>) {
+    static REGISTER: std::sync::Once = std::sync::Once::new();
+    // SAFETY: `exit_guard` is a plain `extern "C" fn()` that never unwinds.
+    REGISTER.call_once(|| unsafe {
+        libc::atexit(exit_guard);
+    });
+    *RUNNING.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(flight.clone());
+}
+
+impl Drop for ThreadAttempt {
+    fn drop(&mut self) {
+        // An abandoned thread stays in user code: it must not read as an exit later.
+        let mut running = RUNNING.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if running.as_ref().is_some_and(|flight| Arc::ptr_eq(flight, &self.flight)) {
+            *running = None;
+        }
+    }
+}
+
 impl ThreadAttempt {
     fn start<F: Fold + Clone + Send + 'static>(
         job: Arc<dyn Job<Fold = F>>,
@@ -129,6 +177,7 @@ impl ThreadAttempt {
             journal: supervisor.journal.clone().unwrap_or_default(),
             killed: supervisor.killed.clone(),
         };
+        guard_exit(&flight);
         let (receiver, thread) = spawn_engine(job, from, flight.clone(), stop.clone(), USER_CODE_STACK)
             .map_err(|e| RunError::Launch(e.to_string()))?;
         Ok(ThreadAttempt { receiver, flight, stop, thread: Some(thread) })
