@@ -4,7 +4,7 @@
 
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Read};
-use std::os::unix::process::ExitStatusExt as _;
+use std::os::unix::process::{CommandExt as _, ExitStatusExt as _};
 use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::atomic::AtomicU64;
@@ -37,6 +37,11 @@ const STDERR_TAIL: usize = 64 * 1024;
 /// worker even if the counting allocator did not see the memory.
 const RESIDENT_MARGIN: f64 = 1.5;
 
+/// Processes a worker's group may hold, the worker included: more, and
+/// the code under test is forking without bound (a fork bomb?); the group
+/// is killed, and the call is a finding.
+pub const MAX_PROCESSES: usize = 64;
+
 pub struct ProcessAttempt {
     // Dropped before the child is reaped: nothing reads the mapping then.
     flight: Arc<Flight>,
@@ -46,9 +51,12 @@ pub struct ProcessAttempt {
     tail: Arc<Mutex<Vec<u8>>>,
     memory_limit: Option<u64>,
     killed_for_memory: bool,
+    /// The worker's process group passed [`MAX_PROCESSES`] and was killed.
+    killed_for_processes: bool,
     /// This process killed the worker (its pipe broke): its SIGKILL is ours.
     killed_here: bool,
     last_memory_check: Instant,
+    last_process_check: Instant,
     /// Reaped: the child's pid may belong to another process now.
     done: bool,
     /// The largest peak resident set size of the run's workers, in bytes.
@@ -82,6 +90,9 @@ impl ProcessAttempt {
         if let Some(bytes) = memory_limit {
             command.env(MEMORY_LIMIT, bytes.to_string());
         }
+        // A group of its own: what the code under test forks is counted
+        // (`check_processes`) and killed with the worker.
+        command.process_group(0);
         let mut child = command.spawn().map_err(launch)?;
         crate::signals::set_worker(Some(child.id()));
         let stdout = child.stdout.take().expect("piped");
@@ -105,8 +116,10 @@ impl ProcessAttempt {
             tail,
             memory_limit,
             killed_for_memory: false,
+            killed_for_processes: false,
             killed_here: false,
             last_memory_check: Instant::now(),
+            last_process_check: Instant::now(),
             done: false,
             peak,
         })
@@ -119,6 +132,10 @@ impl ProcessAttempt {
             let _ = handle.join();
         }
         let tail = String::from_utf8_lossy(&self.tail.lock().unwrap_or_else(|e| e.into_inner())).into_owned();
+        if self.killed_for_processes {
+            let message = format!("the code under test started more than {MAX_PROCESSES} processes (a fork bomb?)");
+            return Next::Died(Death { kind: FailureKind::Crash, message, culprit: None });
+        }
         if !self.killed_for_memory && !self.killed_here && status.and_then(|s| s.signal()) == Some(libc::SIGKILL) {
             return Next::Lost("SIGKILL, which smallscope did not send: the system's out-of-memory killer?".into());
         }
@@ -144,6 +161,8 @@ impl ProcessAttempt {
                 (libc::wait4(pid, &mut status, 0, &mut usage), usage)
             };
             if reaped == pid {
+                // What the code under test forked goes with it.
+                kill_group(pid);
                 let bytes = u64::try_from(usage.ru_maxrss).unwrap_or(0).saturating_mul(1024);
                 self.peak.fetch_max(bytes, std::sync::atomic::Ordering::Relaxed);
                 return Some(ExitStatus::from_raw(status));
@@ -152,6 +171,22 @@ impl ProcessAttempt {
                 continue;
             }
             return None;
+        }
+    }
+
+    /// Kills the worker's group if it holds more than [`MAX_PROCESSES`]
+    /// (checked as often as memory).
+    fn check_processes(&mut self) {
+        if self.done || self.killed_for_processes || self.last_process_check.elapsed() < Duration::from_millis(50) {
+            return;
+        }
+        self.last_process_check = Instant::now();
+        let group = self.child.id() as libc::pid_t;
+        if processes_in_group(group) > MAX_PROCESSES {
+            self.killed_for_processes = true;
+            // SAFETY: a signal to the process group made for the worker; its
+            // stragglers are killed again once it is reaped.
+            unsafe { libc::killpg(group, libc::SIGKILL) };
         }
     }
 
@@ -200,6 +235,7 @@ impl Attempt for ProcessAttempt {
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 self.check_memory();
+                self.check_processes();
                 Next::Idle
             }
             Err(mpsc::RecvTimeoutError::Disconnected) => self.ended(),
@@ -326,6 +362,31 @@ fn classify(
         }
     };
     Next::Died(Death { kind, message, culprit })
+}
+
+/// The processes whose group is `group`, from `/proc`.
+fn processes_in_group(group: libc::pid_t) -> usize {
+    let Ok(entries) = std::fs::read_dir("/proc") else { return 0 };
+    let group = group.to_string();
+    entries
+        .filter_map(Result::ok)
+        .filter(|entry| entry.file_name().to_str().is_some_and(|name| name.bytes().all(|b| b.is_ascii_digit())))
+        .filter(|entry| {
+            // After the command's closing parenthesis: state, parent, group.
+            let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+            stat.rsplit_once(") ").and_then(|(_, rest)| rest.split(' ').nth(2)) == Some(group.as_str())
+        })
+        .count()
+}
+
+/// Kills every process of `group` until none is left (a fork bomb forks
+/// while it is being killed); gives up after a second.
+fn kill_group(group: libc::pid_t) {
+    let began = Instant::now();
+    // SAFETY: signals to a process group this process made for its worker.
+    while unsafe { libc::killpg(group, libc::SIGKILL) } == 0 && began.elapsed() < Duration::from_secs(1) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
 }
 
 fn signal_name(signal: i32) -> &'static str {

@@ -16,7 +16,7 @@ use smallscope::Heap;
 
 use crate::list::{Empty, Stack};
 use crate::{
-    abort, alloc_bomb, exit, leak, loop_clone, loop_rep_ok, looping, outside_calls, panic_clone, panic_rep_ok,
+    abort, alloc_bomb, exit, forks, leak, loop_clone, loop_rep_ok, looping, outside_calls, panic_clone, panic_rep_ok,
     recursion, signal_parent,
 };
 
@@ -60,6 +60,7 @@ pub struct HostileStack<H: Hostility> {
         "hostile-panic-rep-ok" = HostileStack<panic_rep_ok::PanicInRepOk>,
         "hostile-thread-exit" = HostileStack<outside_calls::ThreadExit>,
         "hostile-closes-fds" = HostileStack<outside_calls::ClosesFds>,
+        "hostile-forks" = HostileStack<forks::Forks>,
     )
 )]
 impl<H: Hostility> HostileStack<H> {

@@ -128,6 +128,7 @@ pub mod abort;
 pub mod alloc_bomb;
 pub mod cyclic_debug;
 pub mod exit;
+pub mod forks;
 pub mod grow;
 pub mod hostile;
 pub mod huge_debug;

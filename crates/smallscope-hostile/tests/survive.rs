@@ -380,3 +380,26 @@ fn a_worker_ended_outside_any_call_is_named_and_its_run_kept() {
         assert!(summary["resume"].as_str().unwrap().ends_with("--resume"), "{summary:#}");
     }
 }
+
+/// Code under test that forks without bound is stopped at 64 processes:
+/// the worker's process group is killed, the call is a `crash` finding,
+/// the run goes on, and no process is left behind.
+#[test]
+fn a_fork_bomb_is_a_finding_and_leaves_nothing_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let (output, elapsed) = harness(&["beapi", "hostile-forks", "--scope", "3", "--out", "out"], dir.path());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(elapsed < Duration::from_secs(60), "{elapsed:?}");
+    let summary = read_json(&dir.path().join("out/summary.json"));
+    assert_finding(&summary, "crash", "call", Some("push"), WITNESS);
+    let message = summary["failure_groups"][0]["message"].as_str().unwrap();
+    assert!(message.contains("started more than 64 processes"), "{message}");
+    // Every process the run started worked in `dir`: none is left.
+    let left = std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|entry| std::fs::read_link(entry.path().join("cwd")).is_ok_and(|cwd| cwd == dir.path()))
+        .count();
+    assert_eq!(left, 0, "processes left behind");
+}
