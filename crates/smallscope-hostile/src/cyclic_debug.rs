@@ -4,13 +4,14 @@
 //! - **Trigger**: `close()` on a non-empty ring links its last node back to
 //!   its first. Every call behaves; formatting the closed ring with `{:?}`
 //!   does not: the derived `Debug` follows `next` forever.
-//! - **Misbehaviour**: `Debug` overflows the stack (`SIGABRT`).
+//! - **Misbehaviour**: `Debug` never ends; left alone, it overflows the
+//!   stack (`SIGABRT`).
 //! - **Finding**: the random tester's `debug-does-not-panic` contract
-//!   formats each new value: `stack-overflow`, during `check`, in `close`.
-//!   The worker reported the sequence as in flight before formatting, so
-//!   the supervisor has its witness, restarts past it and goes on.
+//!   formats each new value into a writer that refuses more than 16 MiB,
+//!   which derived `Debug` passes up: a `contract` failure ("`Debug` wrote
+//!   more than 16 MiB"), during `check`, in `close`, with no restart.
 //!   BEAPI never formats values: it reports no failure.
-//! - **Library mode** and `--no-isolation`: the overflow ends the process.
+//! - **Library mode** and `--no-isolation`: the same, in process.
 
 use std::cell::RefCell;
 use std::rc::Rc;
