@@ -12,6 +12,11 @@ pub fn peak_memory_bytes() -> Option<u64> {
     status_kib("/proc/self/status", "VmHWM:").map(|kib| kib * 1024)
 }
 
+/// This process's resident set size in bytes (`VmRSS`).
+pub fn resident_bytes() -> Option<u64> {
+    status_kib("/proc/self/status", "VmRSS:").map(|kib| kib * 1024)
+}
+
 /// The resident set size of process `pid`, in bytes.
 pub fn resident_bytes_of(pid: u32) -> Option<u64> {
     status_kib(&format!("/proc/{pid}/status"), "VmRSS:").map(|kib| kib * 1024)

@@ -71,7 +71,14 @@ pub struct Watch<'a> {
     /// The run's time limit, by the wall clock from `started`.
     pub time_limit: Option<Duration>,
     told_time_up: bool,
+    /// The run's memory limit, which this process's own memory (what the
+    /// run found, held for its report) must stay under too.
+    pub memory_limit: Option<u64>,
+    last_memory_check: Instant,
 }
+
+/// How often the supervisor's own memory is measured.
+const MEMORY_CHECK_EVERY: Duration = Duration::from_millis(250);
 
 /// How long past its time limit a run's engine has to stop by itself
 /// before it is stopped (the supervisor abandons it if it does not).
@@ -91,7 +98,29 @@ impl<'a> Watch<'a> {
             error: None,
             time_limit: None,
             told_time_up: false,
+            memory_limit: None,
+            last_memory_check: Instant::now(),
         }
+    }
+
+    /// Whether this process's memory passed the run's limit (measured
+    /// every [`MEMORY_CHECK_EVERY`]); says so the first time.
+    fn own_memory_full(&mut self) -> bool {
+        let Some(limit) = self.memory_limit else { return false };
+        if self.last_memory_check.elapsed() < MEMORY_CHECK_EVERY {
+            return false;
+        }
+        self.last_memory_check = Instant::now();
+        let full = crate::memory::resident_bytes().is_some_and(|bytes| bytes > limit);
+        if full {
+            self.memory_limit = None;
+            self.console.line(&format!(
+                "smallscope's own memory (what the run found, held for its report) passed the memory limit of {} \
+                 MiB: stopping with what was found",
+                limit >> 20
+            ));
+        }
+        full
     }
 
     fn tell(&mut self, failure: &Failure) {
@@ -164,6 +193,9 @@ impl Observer for Watch<'_> {
         // SIGTERM leaves the files half its time: the engine gets the rest.
         if self.interrupts.since_terminate().is_some_and(|since| since >= TERMINATE_WRITING / 2) {
             return Control::Abandon;
+        }
+        if self.own_memory_full() {
+            return Control::MemoryFull;
         }
         let Some(limit) = self.time_limit else { return Control::Continue };
         if self.started.elapsed() >= limit + PAST_LIMIT_STOP {

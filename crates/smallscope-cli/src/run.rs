@@ -72,7 +72,11 @@ pub struct Finished<F> {
     /// A problem that ended the run (a smallscope bug, a worker that keeps dying).
     pub trouble: Option<String>,
     pub restarts: u32,
+    /// The worker's peak memory (in process: this process's).
     pub peak_memory: Option<u64>,
+    /// This process's own peak, when the run had workers: it holds what
+    /// the run found.
+    pub supervisor_peak_memory: Option<u64>,
     pub staging: Staging,
     /// A death the run stopped before it could confirm and report, described.
     pub unreported: Option<String>,
@@ -170,12 +174,14 @@ pub fn run_observed<F: Fold + Clone + Send + 'static>(
             trouble: None,
             restarts: 0,
             peak_memory: None,
+            supervisor_peak_memory: None,
             staging,
             unreported: None,
         });
     }
     let mut watch = Watch::new(console.clone(), &mut staging, interrupts, options.isolation);
     watch.time_limit = options.time_limit;
+    watch.memory_limit = options.memory_limit.filter(|_| options.isolation);
     let worker_peak = Arc::new(AtomicU64::new(0));
     let mut launch = |s: &Supervisor<F>| -> Result<Box<dyn Attempt>, RunError> {
         if options.isolation {
@@ -220,6 +226,7 @@ pub fn run_observed<F: Fold + Clone + Send + 'static>(
         trouble,
         restarts,
         peak_memory,
+        supervisor_peak_memory: crate::memory::peak_memory_bytes().filter(|_| options.isolation),
         staging,
         unreported,
     })
@@ -230,8 +237,9 @@ impl<F> Finished<F> {
     /// from outside before it could.
     pub fn stop(&self, engine: Option<Stop>) -> Stop {
         match (engine, self.stopped) {
-            // The time limit passed by the wall clock: the engine was only told to stop.
-            (Some(Stop::Interrupted), Some(Stop::TimeLimit)) => Stop::TimeLimit,
+            // A limit passed outside the engine (the wall clock, the
+            // supervisor's memory): the engine was only told to stop.
+            (Some(Stop::Interrupted), Some(outside @ (Stop::TimeLimit | Stop::MemoryLimit))) => outside,
             (Some(stop), _) => stop,
             (None, Some(outside)) => outside,
             (None, None) => Stop::Interrupted,
@@ -247,6 +255,7 @@ impl<F> Finished<F> {
             facts.resume = self.resume_command();
         }
         facts.unreported = self.unreported.clone();
+        facts.supervisor_peak_memory_bytes = self.supervisor_peak_memory;
         facts
     }
 

@@ -18,7 +18,13 @@ pub struct RunFacts {
     pub stop: Stop,
     /// Times a worker was restarted past an input that killed it.
     pub restarts: u32,
+    /// The worker's peak memory (in process: this process's): what the
+    /// memory limit bounds.
     pub peak_memory_bytes: Option<u64>,
+    /// The supervising process's own peak, which holds what the run found
+    /// (under the memory limit too), when the run had workers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub supervisor_peak_memory_bytes: Option<u64>,
     /// The command that repeats the run.
     pub replay: String,
     /// The command that carries an interrupted run on.
@@ -44,6 +50,7 @@ impl RunFacts {
             stop,
             restarts,
             peak_memory_bytes,
+            supervisor_peak_memory_bytes: None,
             replay,
             resume: None,
             files: Vec::new(),

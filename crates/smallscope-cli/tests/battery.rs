@@ -243,3 +243,33 @@ fn an_out_folder_is_one_runs_and_follows_no_link() {
     first.kill().unwrap();
     first.wait().unwrap();
 }
+
+/// The supervisor holds what the run found for its report: its own memory
+/// is under the memory limit too. Past it, the run stops with what it
+/// found, marked `memory-limit`, instead of growing without bound.
+#[test]
+fn the_supervisor_stays_under_the_memory_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["korat", "binary-tree", "--scope", "13", "--memory-limit-mb", "64", "--out", "out"];
+    let output = smallscope(&args, dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(stderr(&output).contains("smallscope's own memory"), "{}", stderr(&output));
+    let text = std::fs::read_to_string(dir.path().join("out/summary.json")).unwrap();
+    let summary: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(summary["stop"], "memory-limit", "{summary:#}");
+    // The run found part of the trees, each written whole.
+    let found = summary["structures"].as_u64().unwrap();
+    assert!(found > 0 && found < catalan(13), "{summary:#}");
+    let lines = std::fs::read_to_string(dir.path().join("out/structures.jsonl")).unwrap();
+    assert_eq!(lines.lines().count() as u64, found);
+    let peak = summary["supervisor_peak_memory_bytes"].as_u64().unwrap();
+    assert!(peak < 100 << 20, "supervisor peak {} MiB", peak >> 20);
+}
+
+/// A scope whose candidates would have millions of fields is refused in
+/// one line before anything is built (it used to take gigabytes first).
+#[test]
+fn an_absurd_korat_scope_is_refused_before_it_is_built() {
+    let message = refused_in_one_line(&["korat", "binary-tree", "--scope", "1000000"]);
+    assert!(message.contains("make more than 65536 fields to search"), "{message}");
+}

@@ -57,7 +57,8 @@ pub fn refused_in_one_line(args: &[&str]) -> String {
 }
 
 /// Keys whose values are timings or measurements, which two runs need not share.
-const TIMINGS: [&str; 4] = ["seconds", "level_seconds", "sequences_per_second", "peak_memory_bytes"];
+const TIMINGS: [&str; 5] =
+    ["seconds", "level_seconds", "sequences_per_second", "peak_memory_bytes", "supervisor_peak_memory_bytes"];
 
 fn drop_timings(value: &mut serde_json::Value) {
     match value {

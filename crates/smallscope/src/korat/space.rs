@@ -89,8 +89,11 @@ impl SlotDomain {
     }
 }
 
-/// The most fields a candidate may have: each is a slot the search keeps.
-pub const MAX_SLOTS: u64 = 1 << 24;
+/// The most fields a candidate may have: each is a slot the search keeps
+/// (with its domain, limits and reads: tens of bytes). A search of this
+/// many never ends anyway; refusing it keeps a typo in `--scope` from
+/// taking gigabytes before the first candidate.
+pub const MAX_SLOTS: u64 = 1 << 16;
 
 /// Declares classes and fields; `#[derive(Korat)]` code calls it.
 #[derive(Debug, Default)]
@@ -148,7 +151,8 @@ impl SpaceBuilder {
                 .filter(|&total| total as u64 <= MAX_SLOTS)
                 .ok_or_else(|| {
                     format!(
-                        "{} objects of class {} make more than {MAX_SLOTS} (2^24) fields to search",
+                        "{} objects of class {} make more than {MAX_SLOTS} fields to search: a search of that \
+                         many never ends",
                         class.objects, class.name
                     )
                 })?;
@@ -179,7 +183,9 @@ impl SpaceBuilder {
             first_ids.push(objects as u32);
             objects += class.objects as u64;
             if objects > MAX_SLOTS {
-                return Err(format!("the classes have more than {MAX_SLOTS} (2^24) objects in all"));
+                return Err(format!(
+                    "the classes have more than {MAX_SLOTS} objects in all: a search of that many never ends"
+                ));
             }
         }
         let objects = objects as u32;

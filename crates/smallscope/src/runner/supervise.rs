@@ -147,6 +147,10 @@ pub enum Control {
     /// restarts, which the engine's own clock leaves out, included): stop
     /// as [`Control::Interrupt`] does, the run's stop being the time limit.
     TimeUp,
+    /// The supervising process's own memory (what the run found, held for
+    /// its report) passed the run's limit: stop as [`Control::Interrupt`]
+    /// does, the run's stop being the memory limit.
+    MemoryFull,
     /// Stop at once, keeping only what is committed (a second Ctrl-C).
     Abandon,
 }
@@ -303,7 +307,7 @@ impl<F: Fold> Supervisor<F> {
                     Next::Finished(result) => {
                         result?;
                         return Ok(match stopping {
-                            Some((Stop::TimeLimit, _)) => Ending::Stopped(Stop::TimeLimit),
+                            Some((stop @ (Stop::TimeLimit | Stop::MemoryLimit), _)) => Ending::Stopped(stop),
                             _ => Ending::Finished,
                         });
                     }
@@ -361,6 +365,10 @@ impl<F: Fold> Supervisor<F> {
                 stopping.get_or_insert((Stop::TimeLimit, Instant::now()));
                 None
             }
+            Control::MemoryFull => {
+                stopping.get_or_insert((Stop::MemoryLimit, Instant::now()));
+                None
+            }
             Control::Abandon => Some(stopped_from_outside(*stopping)),
         }
     }
@@ -415,10 +423,10 @@ impl<F: Fold> Supervisor<F> {
 }
 
 /// How a run stopped from outside before its job returned ends: at its
-/// time limit, or abandoned (interrupted).
+/// time or memory limit, or abandoned (interrupted).
 fn stopped_from_outside(stopping: Option<(Stop, Instant)>) -> Ending {
     match stopping {
-        Some((Stop::TimeLimit, _)) => Ending::Stopped(Stop::TimeLimit),
+        Some((stop @ (Stop::TimeLimit | Stop::MemoryLimit), _)) => Ending::Stopped(stop),
         _ => Ending::Abandoned,
     }
 }
