@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use smallscope::events::{Event, Failure};
+use smallscope::events::{Event, Failure, Stop};
 use smallscope::runner::{Batch, Control, Killed, Observer};
 
 use crate::signals::{Interrupts, TERMINATE_WRITING};
@@ -195,7 +195,7 @@ impl Observer for Watch<'_> {
             return Control::Abandon;
         }
         if self.own_memory_full() {
-            return Control::MemoryFull;
+            return Control::Limit(Stop::MemoryLimit);
         }
         let Some(limit) = self.time_limit else { return Control::Continue };
         if self.started.elapsed() >= limit + PAST_LIMIT_STOP {
@@ -205,7 +205,7 @@ impl Observer for Watch<'_> {
                     limit.as_secs_f64()
                 ));
             }
-            Control::TimeUp
+            Control::Limit(Stop::TimeLimit)
         } else {
             Control::Continue
         }

@@ -217,7 +217,7 @@ pub fn run_observed<F: Fold + Clone + Send + 'static>(
     let restarts = supervisor.restarts();
     let unreported = supervisor.unreported().map(|killed| {
         let own_api = killed.address.run & smallscope::runner::OTHER_API_RUNS == 0;
-        describe_unreported(killed, supervisor.fold.operation_name(killed.op).filter(|_| own_api))
+        killed.unreported_message(supervisor.fold.operation_name(killed.op).filter(|_| own_api))
     });
     Ok(Finished {
         fold: supervisor.fold,
@@ -338,23 +338,6 @@ impl<F> Finished<F> {
             (None, false) => ExitCode::SUCCESS,
         }
     }
-}
-
-/// What a summary says of a death the run stopped before it could confirm
-/// and report.
-fn describe_unreported(killed: &Killed, operation: Option<&str>) -> String {
-    let at = killed.address;
-    let operation = operation.map_or(format!("operation {}", killed.op), |name| format!("`{name}`"));
-    format!(
-        "the run stopped on a {} during {} ({operation}, input {}.{}.{}: {}) before it could run the input \
-         again and report it: it is not among the findings; a run with a longer time limit reports it",
-        killed.kind,
-        killed.during.name(),
-        at.run,
-        at.input,
-        at.detail,
-        killed.message
-    )
 }
 
 /// Two observers: both hear everything; the first's control comes first.

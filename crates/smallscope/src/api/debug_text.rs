@@ -40,7 +40,7 @@ impl Write for Bounded {
         let room = self.limit - self.written;
         let (taken, cut) = match s.len() <= room {
             true => (s, false),
-            false => (&s[..s.floor_char_boundary_at(room)], true),
+            false => (&s[..floor_char_boundary(s, room)], true),
         };
         self.written += taken.len();
         if self.keep {
@@ -55,15 +55,10 @@ impl Write for Bounded {
     }
 }
 
-/// `s` cut at a char boundary at or before `at`.
-trait FloorBoundary {
-    fn floor_char_boundary_at(&self, at: usize) -> usize;
-}
-
-impl FloorBoundary for str {
-    fn floor_char_boundary_at(&self, at: usize) -> usize {
-        (0..=at.min(self.len())).rev().find(|&i| self.is_char_boundary(i)).unwrap_or(0)
-    }
+/// The char boundary of `s` at or before `at` (`str::floor_char_boundary`
+/// is newer than the crate's minimum Rust).
+fn floor_char_boundary(s: &str, at: usize) -> usize {
+    (0..=at.min(s.len())).rev().find(|&i| s.is_char_boundary(i)).unwrap_or(0)
 }
 
 /// How a text [`debug_text`] cut ends.

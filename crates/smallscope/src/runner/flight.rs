@@ -57,6 +57,13 @@ pub struct Address {
     pub detail: u64,
 }
 
+/// `run.input.detail`, as findings and notes name an input.
+impl std::fmt::Display for Address {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}.{}", self.run, self.input, self.detail)
+    }
+}
+
 /// User code about to run: which kind, and for which operation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct UserCode {

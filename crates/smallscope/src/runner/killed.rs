@@ -78,8 +78,22 @@ impl Killed {
     pub fn flaky_message(&self) -> String {
         format!(
             "{} on the first run ({}), but returned when run again in a fresh worker: the code under test is \
-             nondeterministic (input {}.{}.{})",
-            self.kind, self.message, self.address.run, self.address.input, self.address.detail
+             nondeterministic (input {})",
+            self.kind, self.message, self.address
+        )
+    }
+
+    /// What a run that stopped before it could run this input again and
+    /// report it says of it; `operation` names the operation when known.
+    pub fn unreported_message(&self, operation: Option<&str>) -> String {
+        let operation = operation.map_or(format!("operation {}", self.op), |name| format!("`{name}`"));
+        format!(
+            "the run stopped on a {} during {} ({operation}, input {}: {}) before it could run the input again and \
+             report it: it is not among the findings; a run with a longer time limit reports it",
+            self.kind,
+            self.during.name(),
+            self.address,
+            self.message
         )
     }
 

@@ -143,14 +143,13 @@ pub enum Control {
     Continue,
     /// Ask the job to stop early and finish (a first Ctrl-C).
     Interrupt,
-    /// The run's time limit has passed by the wall clock (hangs and
-    /// restarts, which the engine's own clock leaves out, included): stop
-    /// as [`Control::Interrupt`] does, the run's stop being the time limit.
-    TimeUp,
-    /// The supervising process's own memory (what the run found, held for
-    /// its report) passed the run's limit: stop as [`Control::Interrupt`]
-    /// does, the run's stop being the memory limit.
-    MemoryFull,
+    /// A limit of the run passed outside its engine: the time limit by the
+    /// wall clock (hangs and restarts, which the engine's own clock leaves
+    /// out, included) or the memory limit by the supervising process's own
+    /// memory (what the run found, held for its report). Stop as
+    /// [`Control::Interrupt`] does, the run's stop being that limit
+    /// ([`Stop::TimeLimit`] or [`Stop::MemoryLimit`]).
+    Limit(Stop),
     /// Stop at once, keeping only what is committed (a second Ctrl-C).
     Abandon,
 }
@@ -307,7 +306,7 @@ impl<F: Fold> Supervisor<F> {
                     Next::Finished(result) => {
                         result?;
                         return Ok(match stopping {
-                            Some((stop @ (Stop::TimeLimit | Stop::MemoryLimit), _)) => Ending::Stopped(stop),
+                            Some((stop, _)) if stop != Stop::Interrupted => Ending::Stopped(stop),
                             _ => Ending::Finished,
                         });
                     }
@@ -361,12 +360,8 @@ impl<F: Fold> Supervisor<F> {
                 stopping.get_or_insert((Stop::Interrupted, Instant::now()));
                 None
             }
-            Control::TimeUp => {
-                stopping.get_or_insert((Stop::TimeLimit, Instant::now()));
-                None
-            }
-            Control::MemoryFull => {
-                stopping.get_or_insert((Stop::MemoryLimit, Instant::now()));
+            Control::Limit(stop) => {
+                stopping.get_or_insert((stop, Instant::now()));
                 None
             }
             Control::Abandon => Some(stopped_from_outside(*stopping)),
@@ -426,7 +421,7 @@ impl<F: Fold> Supervisor<F> {
 /// time or memory limit, or abandoned (interrupted).
 fn stopped_from_outside(stopping: Option<(Stop, Instant)>) -> Ending {
     match stopping {
-        Some((stop @ (Stop::TimeLimit | Stop::MemoryLimit), _)) => Ending::Stopped(stop),
+        Some((stop, _)) if stop != Stop::Interrupted => Ending::Stopped(stop),
         _ => Ending::Abandoned,
     }
 }

@@ -39,13 +39,7 @@ pub fn run_in_thread<F: Fold + Clone + Send + 'static>(
     };
     if let Some(stop) = stop {
         if let Some(killed) = supervisor.unreported() {
-            let text = format!(
-                "the run stopped on a {} during {} (input {:?}: {}) before it could report it",
-                killed.kind,
-                killed.during.name(),
-                killed.address,
-                killed.message
-            );
+            let text = killed.unreported_message(supervisor.fold.operation_name(killed.op));
             supervisor.fold.apply(Event::Note(Note { text }));
         }
         supervisor.fold.stopped_early(stop);
@@ -127,17 +121,14 @@ extern "C" fn exit_guard() {
     let Some(slot) = running.as_ref().and_then(|flight| flight.claimed().into_iter().find(|s| s.in_user_code)) else {
         return;
     };
-    let at = slot.address;
     let _ = writeln!(
         std::io::stderr(),
-        "error: the code under test ended the process (exit) during {} (operation {}, input {}.{}.{}): a run in \
-         this process cannot go on past that; in a worker process (the command line without --no-isolation) it \
-         is a finding",
+        "error: the code under test ended the process (exit) during {} (operation {}, input {}): a run in this \
+         process cannot go on past that; in a worker process (the command line without --no-isolation) it is a \
+         finding",
         slot.code.during.name(),
         slot.code.op,
-        at.run,
-        at.input,
-        at.detail
+        slot.address
     );
     // SAFETY: `_exit` ends the process at once; nothing runs after it.
     unsafe { libc::_exit(2) }
