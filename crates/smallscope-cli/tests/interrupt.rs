@@ -156,8 +156,30 @@ fn assert_same_files(resumed: &Files, whole: &Files) {
     let names = |files: &Files| files.iter().map(|(name, _)| name.clone()).collect::<Vec<_>>();
     assert_eq!(names(resumed), names(whole));
     for ((name, a), (_, b)) in resumed.iter().zip(whole) {
-        assert!(a == b, "{name} differs after a resume");
+        assert!(a == b, "{name} differs after a resume:\n{}", first_difference(a, b));
     }
+}
+
+/// The first line where two texts differ, each cut short, and their line counts.
+fn first_difference(resumed: &[u8], whole: &[u8]) -> String {
+    let (a, b) = (String::from_utf8_lossy(resumed), String::from_utf8_lossy(whole));
+    let cut = |line: &str| line.chars().take(400).collect::<String>();
+    let (mut left, mut right) = (a.lines(), b.lines());
+    for number in 1.. {
+        match (left.next(), right.next()) {
+            (Some(x), Some(y)) if x == y => continue,
+            (x, y) => {
+                return format!(
+                    "line {number} of {} resumed and {} whole:\nresumed: {}\nwhole:   {}",
+                    a.lines().count(),
+                    b.lines().count(),
+                    cut(x.unwrap_or("(end)")),
+                    cut(y.unwrap_or("(end)"))
+                )
+            }
+        }
+    }
+    unreachable!()
 }
 
 fn killed_and_whole(args: &[&str], what: &str, bytes: u64) -> (Files, Files) {
@@ -215,15 +237,35 @@ fn a_killed_ascending_korat_run_resumes_to_the_same_outputs() {
     assert_same_files(&resumed, &whole);
 }
 
-/// Ctrl-C and SIGTERM end a run with its engine's last commit: `--resume`
-/// carries it on from there, to the files of an uninterrupted run.
+/// Ctrl-C and SIGTERM end a run with a commit of what its engine did since
+/// the last one: `--resume` carries it on from there, to the files of an
+/// uninterrupted run but for that commit's `progress` event.
 #[test]
 fn an_interrupted_or_terminated_run_resumes_to_the_same_outputs() {
     for name in ["-INT", "-TERM"] {
         let args = ["korat", "binary-tree", "--scope", "12", "--threads", "2"];
-        let (resumed, whole) = stopped_and_whole(&args, "events", 200_000, name);
+        let (mut resumed, mut whole) = stopped_and_whole(&args, "events", 200_000, name);
+        let (resumed_events, whole_events) = (take_events(&mut resumed), take_events(&mut whole));
         assert_same_files(&resumed, &whole);
+        let (resumed_progress, resumed_others) = progress_apart(&resumed_events);
+        let (whole_progress, whole_others) = progress_apart(&whole_events);
+        assert!(resumed_others == whole_others, "events other than progress differ after a resume");
+        // Every commit of the whole run is one of the resumed run's, in order, and the stop added at most one.
+        let mut left = resumed_progress.iter();
+        assert!(whole_progress.iter().all(|line| left.any(|r| r == line)), "a commit of the whole run is missing");
+        assert!(resumed_progress.len() - whole_progress.len() <= 1, "{name}: more than one commit added");
     }
+}
+
+/// Takes `events.ndjson` out of `files`, as text.
+fn take_events(files: &mut Files) -> String {
+    let (_, bytes) = files.iter_mut().find(|(name, _)| name == "events.ndjson").unwrap();
+    String::from_utf8(std::mem::take(bytes)).unwrap()
+}
+
+/// The lines of an event stream: its `progress` events, and the others.
+fn progress_apart(events: &str) -> (Vec<&str>, Vec<&str>) {
+    events.lines().partition(|line| serde_json::from_str::<serde_json::Value>(line).unwrap()["event"] == "progress")
 }
 
 #[test]
