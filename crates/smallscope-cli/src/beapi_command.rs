@@ -288,7 +288,7 @@ fn print_text(summary: &BeapiSummary) -> anyhow::Result<()> {
         summary.structures, summary.explored, summary.misuses, summary.out_of_scope, summary.failures, summary.seconds
     ));
     if summary.run.stop.is_early() {
-        text.push_str(&format!("\nstopped early ({}): the last level is incomplete", summary.run.stop.describe()));
+        text.push_str(&format!("\nstopped early ({}): the last level is incomplete", summary.run.stop_text()));
     }
     for note in &summary.notes {
         text.push_str(&format!("\nnote: {note}"));

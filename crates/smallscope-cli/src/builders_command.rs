@@ -173,7 +173,7 @@ fn text(summary: &BuildersSummary) -> String {
         false => out.push_str(&format!("identified in {:.2} s ({} sets scored)", summary.seconds, summary.evaluations)),
     }
     if summary.run.stop.is_early() {
-        out.push_str(&format!("\nstopped early ({}): the best set so far, not cached", summary.run.stop.describe()));
+        out.push_str(&format!("\nstopped early ({}): the best set so far, not cached", summary.run.stop_text()));
     }
     crate::run::finish_text(&mut out, &summary.run, summary.seed);
     out

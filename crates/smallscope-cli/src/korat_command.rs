@@ -170,7 +170,7 @@ pub fn run(args: &KoratArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
                 text.push_str(&format!("\nequivalence classes covered: {}", summary.classes));
             }
             if summary.run.stop.is_early() {
-                text.push_str(&format!("\nstopped early ({}): the search is incomplete", summary.run.stop.describe()));
+                text.push_str(&format!("\nstopped early ({}): the search is incomplete", summary.run.stop_text()));
             }
             for note in &summary.notes {
                 text.push_str(&format!("\nnote: {note}"));

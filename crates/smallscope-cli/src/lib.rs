@@ -135,7 +135,8 @@ pub struct RunArgs {
     pub resume: bool,
     /// Stop the code under test when the worker's memory passes this many
     /// MiB: an `out-of-memory` failure (and the end of the run when the
-    /// memory grew over many calls). Default: half the machine's memory.
+    /// memory grew over many calls). Default: half the machine's memory (or
+    /// the container's), and at most a quarter of what `ulimit -v` allows.
     #[arg(long, value_name = "MIB")]
     pub memory_limit_mb: Option<u64>,
 }
@@ -255,7 +256,19 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 )))
             }
             Some(mb) => {
-                Some(mb.checked_mul(1 << 20).ok_or_else(|| BadInput(format!("--memory-limit-mb {mb} is too large")))?)
+                let bytes =
+                    mb.checked_mul(1 << 20).ok_or_else(|| BadInput(format!("--memory-limit-mb {mb} is too large")))?;
+                match memory::address_space_cap() {
+                    Some(cap) if cap < bytes => {
+                        eprintln!(
+                            "note: --memory-limit-mb {mb} is more than the address space each process may have \
+                             (ulimit -v) leaves room for: the limit is {} MiB",
+                            cap >> 20
+                        );
+                        Some(cap)
+                    }
+                    _ => Some(bytes),
+                }
             }
             None if cli.no_isolation => None,
             None => memory::default_limit_bytes(),

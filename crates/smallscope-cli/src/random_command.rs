@@ -218,7 +218,7 @@ pub fn run(args: &RandomArgs, options: &RunOptions) -> anyhow::Result<ExitCode> 
         failure_group_count: report.failure_groups.len(),
         regression_test_count: report.regression_tests.len(),
         seconds: report.seconds,
-        stopped_by: stop.describe().to_owned(),
+        stopped_by: facts.stop_text(),
         contracts: report.contracts.clone(),
         notes: report.notes.clone(),
         run: facts,

@@ -101,8 +101,7 @@ fn counted(facts: Vec<(&'static str, String)>) -> Vec<(&'static str, String, boo
 
 /// The facts every run has.
 fn run_facts(run: &RunFacts, seconds: f64) -> Vec<(&'static str, String, bool)> {
-    let mut facts =
-        vec![("stopped", run.stop.describe().to_owned(), false), ("seconds", format!("{seconds:.3}"), true)];
+    let mut facts = vec![("stopped", run.stop_text(), false), ("seconds", format!("{seconds:.3}"), true)];
     if run.restarts > 0 {
         facts.push(("worker restarts", run.restarts.to_string(), false));
     }

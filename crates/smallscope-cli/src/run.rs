@@ -77,6 +77,8 @@ pub struct Finished<F> {
     /// This process's own peak, when the run had workers: it holds what
     /// the run found.
     pub supervisor_peak_memory: Option<u64>,
+    /// The memory limit the run was held to, if any.
+    pub memory_limit: Option<u64>,
     pub staging: Staging,
     /// A death the run stopped before it could confirm and report, described.
     pub unreported: Option<String>,
@@ -175,6 +177,7 @@ pub fn run_observed<F: Fold + Clone + Send + 'static>(
             restarts: 0,
             peak_memory: None,
             supervisor_peak_memory: None,
+            memory_limit: None,
             staging,
             unreported: None,
         });
@@ -227,6 +230,7 @@ pub fn run_observed<F: Fold + Clone + Send + 'static>(
         restarts,
         peak_memory,
         supervisor_peak_memory: crate::memory::peak_memory_bytes().filter(|_| options.isolation),
+        memory_limit: options.memory_limit,
         staging,
         unreported,
     })
@@ -256,6 +260,7 @@ impl<F> Finished<F> {
         }
         facts.unreported = self.unreported.clone();
         facts.supervisor_peak_memory_bytes = self.supervisor_peak_memory;
+        facts.memory_limit_bytes = self.memory_limit;
         facts
     }
 

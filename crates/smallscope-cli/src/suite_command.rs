@@ -114,7 +114,8 @@ pub struct SuiteArgs {
     pub out: Option<PathBuf>,
     /// Stop the code under test when the worker's memory passes this many
     /// MiB: an `out-of-memory` failure (and the end of the run when the
-    /// memory grew over many calls). Default: half the machine's memory.
+    /// memory grew over many calls). Default: half the machine's memory (or
+    /// the container's), and at most a quarter of what `ulimit -v` allows.
     #[arg(long, value_name = "MIB")]
     pub memory_limit_mb: Option<u64>,
 }

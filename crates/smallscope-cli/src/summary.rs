@@ -25,6 +25,10 @@ pub struct RunFacts {
     /// (under the memory limit too), when the run had workers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub supervisor_peak_memory_bytes: Option<u64>,
+    /// The memory limit the worker and this process were held to, when the
+    /// run had one (given, or the default the machine allows).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_limit_bytes: Option<u64>,
     /// The command that repeats the run.
     pub replay: String,
     /// The command that carries an interrupted run on.
@@ -51,11 +55,20 @@ impl RunFacts {
             restarts,
             peak_memory_bytes,
             supervisor_peak_memory_bytes: None,
+            memory_limit_bytes: None,
             replay,
             resume: None,
             files: Vec::new(),
             partial: Vec::new(),
             unreported: None,
+        }
+    }
+
+    /// Why the run stopped, in words; a memory limit with its size.
+    pub fn stop_text(&self) -> String {
+        match (self.stop, self.memory_limit_bytes) {
+            (Stop::MemoryLimit, Some(bytes)) => format!("{} of {} MiB", self.stop.describe(), bytes >> 20),
+            (stop, _) => stop.describe().to_string(),
         }
     }
 }

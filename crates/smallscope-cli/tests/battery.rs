@@ -273,3 +273,46 @@ fn an_absurd_korat_scope_is_refused_before_it_is_built() {
     let message = refused_in_one_line(&["korat", "binary-tree", "--scope", "1000000"]);
     assert!(message.contains("make more than 65536 fields to search"), "{message}");
 }
+
+/// Under `ulimit -v` a run holds itself to a quarter of the address space
+/// (stacks, arenas and growing tables need the rest), so that a scope too
+/// large for it stops as a memory limit with what it found written, not
+/// with an allocation failure and nothing. Correct code is not blamed:
+/// what an engine's own tables take is not a call's leak.
+#[test]
+fn an_address_space_limit_is_a_memory_limit_not_an_abort() {
+    let dir = tempfile::tempdir().unwrap();
+    let command = format!(
+        "ulimit -v 600000; exec {} beapi bst --scope 30 --builders new,add --out out",
+        env!("CARGO_BIN_EXE_smallscope")
+    );
+    let output =
+        Command::new("sh").args(["-c", &command]).current_dir(dir.path()).stdin(Stdio::null()).output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("out/summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["stop"], "memory-limit", "{summary:#}");
+    assert_eq!(summary["failures"], 0, "{summary:#}");
+    // A quarter of 600 000 KiB.
+    assert_eq!(summary["memory_limit_bytes"], 600_000 * 1024 / 4, "{summary:#}");
+    let found = summary["structures"].as_u64().unwrap();
+    assert!(found > 10_000, "{summary:#}");
+    let lines = std::fs::read_to_string(dir.path().join("out/structures.jsonl")).unwrap();
+    assert_eq!(lines.lines().count() as u64, found);
+    assert!(stdout(&output).contains("stopped early (memory limit of 146 MiB)"), "{}", stdout(&output));
+}
+
+/// Random testing keeps every sequence it makes: on correct code, a tight
+/// limit ends the run as a memory limit, with no finding made up.
+#[test]
+fn a_tight_memory_limit_on_correct_code_is_a_stop_not_a_finding() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["random", "bst", "--time-limit", "120s", "--memory-limit-mb", "48", "--out", "out"];
+    let output = smallscope(&args, dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}{}", stdout(&output), stderr(&output));
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("out/summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["stopped_by"], "memory limit of 48 MiB", "{summary:#}");
+    assert_eq!(summary["failure_group_count"], 0, "{summary:#}");
+    assert!(summary["sequences"].as_u64().unwrap() > 10_000, "{summary:#}");
+}

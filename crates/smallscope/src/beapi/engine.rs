@@ -763,7 +763,7 @@ impl<'a, T: Subject> Search<'a, T> {
 
     fn execute(&mut self, call: &CallSite<'_>) {
         flight::position(self.address(0));
-        let before = memory::allocated();
+        let before = memory::kept_by_user_code();
         self.execute_here(call);
         match memory::pressure(before) {
             Pressure::Fine => {}

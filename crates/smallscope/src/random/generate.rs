@@ -590,7 +590,7 @@ impl<'a, T: Heap> Generator<'a, T> {
         }
         self.added.made.push(seq.key());
         self.counts.explored += 1;
-        let before = memory::allocated();
+        let before = memory::kept_by_user_code();
         self.execute(parts, seq.clone());
         let op = seq.own_calls().last().map_or(0, |c| c.op);
         if let Some(panic) = take_drop_panic() {

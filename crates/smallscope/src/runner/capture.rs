@@ -10,6 +10,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::Once;
 
 use super::flight::{self, UserCode};
+use super::memory;
 
 /// A panic caught while running user code.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -83,7 +84,12 @@ pub fn run_captured<R>(code: UserCode, f: impl FnOnce() -> R) -> Result<R, Outco
     install_hook();
     let was = CAPTURING.with(|c| c.replace(true));
     let state = flight::enter(code);
+    let allocated = memory::allocated();
     let result = panic::catch_unwind(AssertUnwindSafe(f));
+    if !was {
+        // Outermost user code only: nested code's memory is in it.
+        memory::user_code_ended(allocated);
+    }
     flight::exit(state);
     CAPTURING.with(|c| c.set(was));
     result.map_err(|payload| {

@@ -5,10 +5,13 @@
 //! here. Engines look after each input: past [`SOFT_SHARE`] of the limit,
 //! the run stops, keeping what it found. An input whose own calls kept a
 //! large part of the memory (a leak) is reported as an `out-of-memory`
-//! failure; memory the engine itself holds (the structures it stores) just
-//! ends the run. A single call that runs away hits the hard limit inside
+//! failure; memory the engine itself holds (the structures it stores, the
+//! tables it grows) just ends the run. What an input kept is counted in
+//! user code only ([`kept_by_user_code`]), so that an engine's table that
+//! doubles after a call is not taken for that call's leak. A single call that runs away hits the hard limit inside
 //! the call: the process dies there, and the supervisor reports it.
 
+use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::OnceLock;
 
@@ -34,8 +37,25 @@ pub fn allocated() -> u64 {
     COUNTER.get().map_or(0, |count| count())
 }
 
+thread_local! {
+    /// Bytes this thread's user code allocated less what it freed.
+    static KEPT_BY_USER_CODE: Cell<i64> = const { Cell::new(0) };
+}
+
+/// Bytes the user code run on this thread so far has kept: allocated less
+/// freed while in it, when a limit counts them; else 0.
+pub fn kept_by_user_code() -> i64 {
+    KEPT_BY_USER_CODE.with(Cell::get)
+}
+
+/// Adds what user code that began with `before` bytes allocated kept.
+pub(crate) fn user_code_ended(before: u64) {
+    let kept = allocated() as i64 - before as i64;
+    KEPT_BY_USER_CODE.with(|total| total.set(total.get() + kept));
+}
+
 /// What an engine should do after an input that began with `before`
-/// bytes allocated.
+/// bytes kept by user code ([`kept_by_user_code`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pressure {
     /// Within the limit.
@@ -48,16 +68,15 @@ pub enum Pressure {
 
 /// Whether memory allows another input (see [`Pressure`]).
 #[inline]
-pub fn pressure(before: u64) -> Pressure {
+pub fn pressure(before: i64) -> Pressure {
     let limit = LIMIT.load(Relaxed);
     if limit == 0 {
         return Pressure::Fine;
     }
-    let now = allocated();
-    if (now as f64) < limit as f64 * SOFT_SHARE {
+    if (allocated() as f64) < limit as f64 * SOFT_SHARE {
         return Pressure::Fine;
     }
-    let kept = now.saturating_sub(before);
+    let kept = (kept_by_user_code() - before).max(0) as u64;
     if kept as f64 >= limit as f64 * CULPRIT_SHARE {
         Pressure::Culprit { kept }
     } else {
