@@ -340,3 +340,50 @@ fn a_korat_rep_ok_that_never_returns_is_a_hang_and_the_search_goes_on() {
     assert_eq!(report.failures.len(), 1);
     assert_eq!((report.failures[0].kind, report.failures[0].during), (FailureKind::Hang, During::RepOk));
 }
+
+/// A stack whose `push` onto three elements ends the process, as some code
+/// does on a state it cannot handle.
+#[derive(Heap, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Exiting {
+    items: Vec<u8>,
+}
+
+#[smallscope::api(name = "test-exiting")]
+impl Exiting {
+    pub fn new() -> Self {
+        Exiting { items: Vec::new() }
+    }
+
+    pub fn push(&mut self, x: u8) {
+        if self.items.len() == 2 {
+            std::process::exit(0);
+        }
+        self.items.push(x);
+    }
+}
+
+/// Set in the child process of [`an_exit_in_library_mode_is_said_and_is_not_a_success`].
+const RUN_EXITING: &str = "SMALLSCOPE_TEST_RUN_EXITING";
+
+/// The library runs the code under test in this process: an `exit(0)` in
+/// it ends the caller's process. That cannot be survived, but it must not
+/// pass for success: the process says which call it was and exits 2.
+#[test]
+fn an_exit_in_library_mode_is_said_and_is_not_a_success() {
+    if std::env::var_os(RUN_EXITING).is_some() {
+        let report =
+            Beapi::<Exiting>::new().scope(3).builders(Builders::Named(vec!["new".into(), "push".into()])).run();
+        // Not reached: the third push ends the process.
+        println!("the run returned: {:?}", report.map(|r| r.structure_count()));
+        return;
+    }
+    let output = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "an_exit_in_library_mode_is_said_and_is_not_a_success", "--nocapture"])
+        .env(RUN_EXITING, "1")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("error: the code under test ended the process (exit) during call"), "{stderr}");
+    assert!(!String::from_utf8_lossy(&output.stdout).contains("the run returned"));
+}
