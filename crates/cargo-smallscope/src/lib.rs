@@ -237,6 +237,8 @@ fn run_engine(mut cargo: CargoOptions, words: Vec<String>) -> anyhow::Result<Exi
     program.extend(cargo.words());
     // In a process group of its own: each signal reaches it once, through
     // this process, whether it came from a terminal's Ctrl-C or `kill`.
+    // File times tick coarser than the clock: a margin keeps a file written at once from reading as older.
+    let started = std::time::SystemTime::now() - std::time::Duration::from_millis(100);
     let mut child = std::process::Command::new(binary)
         .arg(engine)
         .args(&harness_args)
@@ -245,7 +247,9 @@ fn run_engine(mut cargo: CargoOptions, words: Vec<String>) -> anyhow::Result<Exi
         .process_group(0)
         .spawn()?;
     let status = wait_passing_signals(&mut child)?;
-    if writes_tests {
+    // A run refused as bad input (an unknown subject, a wrong option) wrote
+    // no tests: the roots stay as they were, and no `tests:` line is said.
+    if writes_tests && targets.written_since(engine, failing, started) {
         let roots = targets.finish(engine, failing)?;
         for root in roots {
             eprintln!("tests: {}", project.show(&root));

@@ -90,6 +90,14 @@ impl TestTargets {
         args
     }
 
+    /// Whether `engine`'s run wrote one of its module files at `since` or later.
+    pub fn written_since(&self, engine: &str, failing: FailingTests, since: std::time::SystemTime) -> bool {
+        let (passing, failing) = self.modules(engine, failing);
+        [passing, failing]
+            .iter()
+            .any(|file| std::fs::metadata(file).and_then(|m| m.modified()).is_ok_and(|modified| modified >= since))
+    }
+
     /// After `engine`'s run: drops its failing tests kept the other way,
     /// rewrites both targets' roots to name the modules there, and formats
     /// them. Returns the roots that have tests.

@@ -25,6 +25,7 @@ fn beapi_finds_the_planted_bug_and_the_tests_it_writes_fail_until_it_is_fixed() 
     assert_eq!(unknown.code, 2, "{unknown:?}");
     assert_eq!(unknown.error_lines().len(), 1, "{unknown:?}");
     assert!(unknown.stderr.contains("unknown subject `no-such-subject`"), "{unknown:?}");
+    assert!(!unknown.stderr.contains("tests:"), "no tests were written: {unknown:?}");
 
     let found = cargo_smallscope(&dir, &["beapi", "fixture-lru-buggy", "--scope", "3", "--failing-tests", "separate"]);
     assert_eq!(found.code, 1, "failures found: {found:?}");
@@ -64,7 +65,13 @@ fn beapi_finds_the_planted_bug_and_the_tests_it_writes_fail_until_it_is_fixed() 
     // A field coverage suite of the same subject: a module beside BEAPI's.
     let suite_run = cargo_smallscope(&dir, &["suite", "fixture-graph", "--engine", "beapi", "--scope", "3"]);
     assert_eq!(suite_run.code, 0, "{suite_run:?}");
-    assert!(dir.join("tests/smallscope_fixture_graph/suite.rs").is_file(), "{suite_run:?}");
+    let suite_file = std::fs::read_to_string(dir.join("tests/smallscope_fixture_graph/suite.rs")).unwrap();
+    // The command that regenerates it is the one typed: the file's path is implied.
+    assert!(
+        suite_file.contains("//! Regenerate with: cargo smallscope suite fixture-graph --engine beapi"),
+        "{suite_file}"
+    );
+    assert!(!suite_file.contains("--emit-tests"), "{suite_file}");
     let suite_size = summary("fixture-graph", "suite")["suite_size"].as_u64().unwrap();
     assert!(suite_size >= 2, "{suite_size}");
 

@@ -240,6 +240,7 @@ pub fn run(args: &BeapiArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
     };
     finished.write_more("tests", || {
         args.tests.write(
+            summary.run.stop,
             || rust_tests(report, &options),
             || rust_failing_tests(report, &options, args.tests.ignore_failing_tests),
         )

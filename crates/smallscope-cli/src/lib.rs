@@ -323,6 +323,12 @@ fn list(args: &ListArgs) -> anyhow::Result<()> {
     for registration in smallscope::compare::registered_comparisons() {
         add(registration.name, "compare");
     }
+    // `suite` runs either engine that makes structures.
+    for (_, engines) in &mut names {
+        if engines.iter().any(|e| *e == "beapi" || *e == "korat") {
+            engines.push("suite");
+        }
+    }
     names.sort();
     if names.is_empty() {
         eprintln!("{NOTHING_LINKED}");

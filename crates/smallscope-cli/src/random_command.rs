@@ -182,7 +182,8 @@ fn replay_base(args: &RandomArgs) -> String {
 pub fn run(args: &RandomArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
     args.tests.check()?;
     let job = args.job()?;
-    let options = options.timed(config(args)?.time_limit);
+    // The default limit too is hard, and a hang costs a tenth of it.
+    let options = options.timed(config(args)?.effective_time_limit());
     let mut finished = crate::run::run(job, &options)?;
     let report = std::mem::take(&mut finished.fold);
     let stop = finished.stop(report.stop);
@@ -248,7 +249,11 @@ pub fn run(args: &RandomArgs, options: &RunOptions) -> anyhow::Result<ExitCode> 
             ignore_failing: args.tests.ignore_failing_tests,
         };
         finished.write_more("tests", || {
-            args.tests.write(|| random_regression_tests(&report, &options), || random_error_tests(&report, &options))
+            args.tests.write(
+                stop,
+                || random_regression_tests(&report, &options),
+                || random_error_tests(&report, &options),
+            )
         })?;
     }
     match args.format {

@@ -270,8 +270,12 @@ impl<F> Finished<F> {
         if !args.iter().any(|a| a == "--out" || a.starts_with("--out=")) {
             return None;
         }
+        // Under `cargo smallscope` the test files are implied: it passes them again.
+        const IMPLIED: [&str; 3] = ["--emit-tests", "--emit-failing-tests", "--ignore-failing-tests"];
+        let implied =
+            |arg: &str| crate::files_implied() && IMPLIED.iter().any(|flag| arg.split('=').next() == Some(*flag));
         let mut words = vec![crate::program()];
-        words.extend(args.iter().filter(|a| *a != "--resume").map(|a| shell_word(a)));
+        words.extend(args.iter().filter(|a| *a != "--resume" && !implied(a)).map(|a| shell_word(a)));
         words.push("--resume".into());
         Some(words.join(" "))
     }

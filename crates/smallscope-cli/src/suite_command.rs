@@ -675,7 +675,8 @@ fn tests_note(kept: &[(u32, StructureFound)], tests: usize, unbuilt: usize, scop
 fn suite_tests(args: &SuiteArgs, report: &BeapiReport, only: &BTreeSet<usize>, replay: &str) -> String {
     let subject = find_subject(&args.subject).expect("checked").subject();
     let mut command = replay.to_owned();
-    if let Some(path) = &args.emit_tests {
+    // Under `cargo smallscope` the file is implied: its path is the caller's, not part of the command.
+    if let Some(path) = args.emit_tests.as_ref().filter(|_| !crate::files_implied()) {
         command.push_str(&format!(" --emit-tests {}", path.display()));
     }
     if let Some(check) = &args.check_with {

@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+use smallscope::events::Stop;
+
 /// Where a run writes its Rust tests.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct TestFiles {
@@ -66,8 +68,21 @@ impl TestFiles {
     }
 
     /// Writes each file asked for, atomically: `passing` and `failing` make
-    /// their text only when their file is wanted.
-    pub fn write(&self, passing: impl FnOnce() -> String, failing: impl FnOnce() -> String) -> anyhow::Result<()> {
+    /// their text only when their file is wanted. A run stopped by Ctrl-C or
+    /// SIGTERM writes none: its tests would replace a whole run's with part
+    /// of them (the run's `--resume`, or running it again, writes them).
+    pub fn write(
+        &self,
+        stop: Stop,
+        passing: impl FnOnce() -> String,
+        failing: impl FnOnce() -> String,
+    ) -> anyhow::Result<()> {
+        if stop == Stop::Interrupted {
+            if self.any() {
+                eprintln!("note: no test files written: the run was interrupted, and they would hold part of it");
+            }
+            return Ok(());
+        }
         if let Some(path) = &self.emit_tests {
             write_test_file(path, &passing())?;
         }

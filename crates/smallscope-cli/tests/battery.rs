@@ -316,3 +316,45 @@ fn a_tight_memory_limit_on_correct_code_is_a_stop_not_a_finding() {
     assert_eq!(summary["failure_group_count"], 0, "{summary:#}");
     assert!(summary["sequences"].as_u64().unwrap() > 10_000, "{summary:#}");
 }
+
+/// Random testing commits each new failure group after its sequence, not
+/// only every 16 384 sequences: a hang or a Ctrl-C soon after keeps it.
+#[test]
+fn random_commits_a_new_failure_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut args = FAILING.to_vec();
+    args.extend(["--out", "out"]);
+    let output = smallscope(&args, dir.path());
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let events: Vec<serde_json::Value> = std::fs::read_to_string(dir.path().join("out/events.ndjson"))
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let failure = events.iter().position(|e| e["event"] == "failure").expect("a failure");
+    let next = events[failure..].iter().find(|e| e["event"] == "progress").expect("a commit after it");
+    let committed_at = next["resume"]["random"]["sequences"].as_u64().unwrap();
+    assert!(committed_at < 3000, "the failure waited for the run's end: {next}");
+}
+
+/// A run stopped by Ctrl-C leaves the test files of an earlier, whole run
+/// as they were, and says so: they would hold part of the run.
+#[test]
+fn an_interrupted_run_leaves_earlier_test_files_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("t.rs"), "// an earlier run's tests\n").unwrap();
+    let child = spawn(&["random", "bst", "--time-limit", "120s", "--emit-tests", "t.rs", "--out", "out"], dir.path());
+    // Well into the run: its start is committed.
+    let started = Instant::now();
+    while !dir.path().join("out/.smallscope/checkpoint.json").exists() {
+        assert!(started.elapsed() < Duration::from_secs(60), "the run did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
+    assert!(stderr(&output).contains("no test files written"), "{}", stderr(&output));
+    assert_eq!(std::fs::read_to_string(dir.path().join("t.rs")).unwrap(), "// an earlier run's tests\n");
+}

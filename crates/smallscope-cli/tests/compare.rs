@@ -110,4 +110,11 @@ fn list_shows_the_compare_engine() {
         let line = text.lines().find(|l| l.split_whitespace().next() == Some(name)).unwrap();
         assert!(line.contains("compare"), "{line}");
     }
+    // `suite` runs any subject an engine that makes structures runs, and no other.
+    let engines = |name: &str| {
+        let line = text.lines().find(|l| l.split_whitespace().next() == Some(name)).unwrap();
+        line.split_whitespace().skip(1).map(|e| e.trim_end_matches(',').to_owned()).collect::<Vec<_>>()
+    };
+    assert_eq!(engines("binary-tree"), ["korat", "suite"]);
+    assert_eq!(engines("bst"), ["beapi", "random", "korat", "compare", "suite"]);
 }

@@ -400,3 +400,18 @@ fn a_fork_bomb_is_a_finding_and_leaves_nothing_behind() {
         .count();
     assert_eq!(left, 0, "processes left behind");
 }
+
+/// Random testing's default limit (10 s) is as hard as a given one: a call
+/// that hangs costs a tenth of it, not the 10 s call timeout, so a looping
+/// operation is found, confirmed and quarantined within the limit.
+#[test]
+fn random_with_defaults_ends_near_its_default_limit_on_a_looping_operation() {
+    let dir = tempfile::tempdir().unwrap();
+    let (output, elapsed) = harness(&["random", "hostile-loop", "--out", "out"], dir.path());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(elapsed < Duration::from_secs(10) + SLACK, "{elapsed:?}");
+    let summary = read_json(&dir.path().join("out/summary.json"));
+    let groups = summary["failure_groups"].as_array().unwrap();
+    assert!(groups.iter().any(|g| g["kind"] == "hang" && g["during"] == "call"), "{summary:#}");
+}

@@ -403,7 +403,7 @@ pub fn compare<T: Subject + crate::api::StdTraits, M: Model>(
     if !report.failures.is_empty() {
         notes.push(format!(
             "BEAPI found {} failing sequences (the API's own `rep_ok` broke or a call panicked): \
-             run `smallscope beapi` on the subject to see them",
+             the `beapi` command on the subject shows them",
             report.failure_count()
         ));
     }

@@ -211,9 +211,16 @@ pub fn describe(program: &Program, ops: &[OperationInfo]) -> String {
     text
 }
 
+/// An operation's name as a plural noun: `pushes`, `adds`, `copies`, `contains`.
 fn plural(name: &str) -> String {
-    if name.ends_with('s') || name.ends_with('x') {
+    let consonant_y = name.strip_suffix('y').filter(|stem| !stem.ends_with(['a', 'e', 'i', 'o', 'u', '_']));
+    if let Some(stem) = consonant_y.filter(|stem| !stem.is_empty()) {
+        format!("{stem}ies")
+    } else if ["ss", "x", "z", "ch", "sh"].iter().any(|end| name.ends_with(end)) {
         format!("{name}es")
+    } else if name.ends_with('s') {
+        // A verb's third person (`contains`) reads as its own plural.
+        name.to_owned()
     } else {
         format!("{name}s")
     }
@@ -232,6 +239,24 @@ fn one_line(message: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn operation_names_take_english_plurals() {
+        let cases = [
+            ("push", "pushes"),
+            ("add", "adds"),
+            ("remove_max", "remove_maxes"),
+            ("touch", "touches"),
+            ("copy", "copies"),
+            ("destroy", "destroys"),
+            ("contains", "contains"),
+            ("press", "presses"),
+            ("y", "ys"),
+        ];
+        for (name, expected) in cases {
+            assert_eq!(plural(name), expected, "{name}");
+        }
+    }
 
     #[test]
     fn imports_shorten_paths_that_do_not_clash() {

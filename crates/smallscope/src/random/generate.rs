@@ -168,6 +168,9 @@ pub(super) struct Generator<'a, T> {
     attempts_without_new: u32,
     /// Why generation must stop now, when something other than a limit says so.
     halt: Option<Stop>,
+    /// A failure group opened since the last commit: committed after its
+    /// sequence, so that a hang or a stop soon after does not lose it.
+    new_group: bool,
     constructors: Vec<u16>,
     /// The operations' signatures, for printing sequences.
     pub infos: Vec<OperationInfo>,
@@ -217,6 +220,7 @@ impl<'a, T: Heap> Generator<'a, T> {
             counts: Counts::default(),
             attempts_without_new: 0,
             halt: None,
+            new_group: false,
             constructors,
             infos,
             added: Delta::default(),
@@ -270,7 +274,7 @@ impl<'a, T: Heap> Generator<'a, T> {
             if self.step() {
                 self.attempts_without_new = 0;
                 // A new sequence was executed: each multiple is passed once.
-                if self.counts.explored % COMMIT_EVERY == 0 {
+                if self.counts.explored % COMMIT_EVERY == 0 || std::mem::take(&mut self.new_group) {
                     self.commit();
                 }
             } else {
@@ -1011,6 +1015,7 @@ impl<'a, T: Heap> Generator<'a, T> {
                 let first_calls = program.calls.len();
                 self.groups.push(Group { count: 1, first_calls, first_at, smallest: program, failure });
                 self.emit(Event::Failure(event));
+                self.new_group = true;
             }
         }
     }
