@@ -236,6 +236,7 @@ pub fn run(args: &BeapiArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
             Some(_) => Witnesses::Apart,
             None => Witnesses::Ignored,
         },
+        hang_seconds: options.hang_seconds(),
         ..RustTestOptions::default()
     };
     finished.write_more("tests", || {

@@ -184,6 +184,7 @@ pub fn run(args: &RandomArgs, options: &RunOptions) -> anyhow::Result<ExitCode> 
     let job = args.job()?;
     // The default limit too is hard, and a hang costs a tenth of it.
     let options = options.timed(config(args)?.effective_time_limit());
+    let hang_seconds = options.hang_seconds();
     let mut finished = crate::run::run(job, &options)?;
     let report = std::mem::take(&mut finished.fold);
     let stop = finished.stop(report.stop);
@@ -230,7 +231,7 @@ pub fn run(args: &RandomArgs, options: &RunOptions) -> anyhow::Result<ExitCode> 
             true => replay.clone(),
             false => format!("{replay} --out {}", dir.display()),
         };
-        let options = RandomTestOptions { command, subject: args.subject.clone(), ignore_failing: false };
+        let options = RandomTestOptions { command, subject: args.subject.clone(), ignore_failing: false, hang_seconds };
         files.push(OutputFile::bytes("error_tests.rs", random_error_tests(&report, &options).into_bytes()));
         files.push(OutputFile::bytes("regression_tests.rs", random_regression_tests(&report, &options).into_bytes()));
         files.push(OutputFile::bytes(
@@ -247,6 +248,7 @@ pub fn run(args: &RandomArgs, options: &RunOptions) -> anyhow::Result<ExitCode> 
             command: args.tests.regenerate(&replay),
             subject: args.subject.clone(),
             ignore_failing: args.tests.ignore_failing_tests,
+            hang_seconds,
         };
         finished.write_more("tests", || {
             args.tests.write(

@@ -52,6 +52,12 @@ impl RunOptions {
     /// given, a call may take at most a tenth of it: an operation that hangs
     /// is then found, confirmed and quarantined (four timeouts at the
     /// default `--max-repeats`) within the limit, not cut off by it.
+    /// The call timeout in whole seconds (at least 1), for the generated
+    /// test of a hang to wait as long.
+    pub fn hang_seconds(&self) -> Option<u64> {
+        self.call_timeout.map(|timeout| (timeout.as_secs_f64().ceil() as u64).max(1))
+    }
+
     pub fn timed(&self, time_limit: Option<Duration>) -> RunOptions {
         let call_timeout = match (self.call_timeout, time_limit) {
             (Some(timeout), Some(limit)) if !self.call_timeout_given => Some(timeout.min(limit / 10)),
@@ -79,6 +85,9 @@ pub struct Finished<F> {
     pub supervisor_peak_memory: Option<u64>,
     /// The memory limit the run was held to, if any.
     pub memory_limit: Option<u64>,
+    /// Seconds since this invocation began, up to the run's end: hangs,
+    /// restarts and builders identification included.
+    pub wall_seconds: f64,
     pub staging: Staging,
     /// A death the run stopped before it could confirm and report, described.
     pub unreported: Option<String>,
@@ -178,6 +187,7 @@ pub fn run_observed<F: Fold + Clone + Send + 'static>(
             peak_memory: None,
             supervisor_peak_memory: None,
             memory_limit: None,
+            wall_seconds: started.elapsed().as_secs_f64(),
             staging,
             unreported: None,
         });
@@ -231,6 +241,7 @@ pub fn run_observed<F: Fold + Clone + Send + 'static>(
         peak_memory,
         supervisor_peak_memory: crate::memory::peak_memory_bytes().filter(|_| options.isolation),
         memory_limit: options.memory_limit,
+        wall_seconds: started.elapsed().as_secs_f64(),
         staging,
         unreported,
     })
@@ -261,6 +272,7 @@ impl<F> Finished<F> {
         facts.unreported = self.unreported.clone();
         facts.supervisor_peak_memory_bytes = self.supervisor_peak_memory;
         facts.memory_limit_bytes = self.memory_limit;
+        facts.wall_seconds = Some(self.wall_seconds);
         facts
     }
 
@@ -389,6 +401,13 @@ pub fn finish_text(text: &mut String, facts: &RunFacts, seed: Option<u64>) {
     match seed {
         Some(seed) => text.push_str(&format!("\nseed {seed}; replay: {}", facts.replay)),
         None => text.push_str(&format!("\nreplay: {}", facts.replay)),
+    }
+    if let (Some(seconds), restarts @ 1..) = (facts.wall_seconds, facts.restarts) {
+        text.push_str(&format!(
+            "\nnote: {seconds:.1} s in all: the worker was restarted {restarts} time{} (after each hang, a call \
+             timeout), which the engine's seconds leave out",
+            if restarts == 1 { "" } else { "s" }
+        ));
     }
     if let Some(unreported) = &facts.unreported {
         text.push_str(&format!("\nnote: {unreported}"));

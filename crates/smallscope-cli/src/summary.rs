@@ -29,6 +29,11 @@ pub struct RunFacts {
     /// run had one (given, or the default the machine allows).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory_limit_bytes: Option<u64>,
+    /// This invocation's seconds by the wall clock, up to the run's end:
+    /// hangs, worker restarts and builders identification included, which
+    /// an engine's own `seconds` leave out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wall_seconds: Option<f64>,
     /// The command that repeats the run.
     pub replay: String,
     /// The command that carries an interrupted run on.
@@ -56,6 +61,7 @@ impl RunFacts {
             peak_memory_bytes,
             supervisor_peak_memory_bytes: None,
             memory_limit_bytes: None,
+            wall_seconds: None,
             replay,
             resume: None,
             files: Vec::new(),

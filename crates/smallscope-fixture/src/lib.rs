@@ -5,6 +5,7 @@ pub mod deque;
 pub mod enum_bst;
 pub mod inventory;
 pub mod ordered_map;
+pub mod ring;
 
 /// The LRU cache and the graph live in a crate of their own, which the
 /// tests of `cargo smallscope` copy as a user's crate.

@@ -23,6 +23,8 @@ fn api_subjects() -> Vec<String> {
         .lines()
         .filter(|line| line.contains("beapi") && line.contains("random"))
         .map(|line| line.split_whitespace().next().unwrap().to_owned())
+        // Its hangs cost a call timeout each: `hang_witnesses.rs` runs it with a short one.
+        .filter(|name| name != "fixture-stuck-ring")
         .collect()
 }
 

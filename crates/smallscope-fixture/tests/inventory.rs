@@ -261,7 +261,7 @@ fn generated_tests_compile_and_behave() {
 
     // Random: every error test fails, every regression test passes.
     let random_options =
-        |subject: &str| RandomTestOptions { command: "test".into(), subject: subject.into(), ignore_failing: false };
+        |subject: &str| RandomTestOptions { command: "test".into(), subject: subject.into(), ..Default::default() };
     let failing = random_report::<AppendingAdd>(0);
     assert!(!failing.failure_groups.is_empty());
     krate.write_test("random_errors", &random_error_tests(&failing, &random_options("fixture-inventory-buggy")));

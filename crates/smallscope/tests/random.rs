@@ -498,7 +498,7 @@ fn without_simplification_the_found_sequence_is_kept() {
 
 fn emitted(report: &RandomReport) -> (String, String) {
     let options =
-        RandomTestOptions { command: "smallscope random x".into(), subject: "x".into(), ignore_failing: false };
+        RandomTestOptions { command: "smallscope random x".into(), subject: "x".into(), ..Default::default() };
     (random_error_tests(report, &options), random_regression_tests(report, &options))
 }
 

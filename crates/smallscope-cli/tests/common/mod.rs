@@ -57,8 +57,14 @@ pub fn refused_in_one_line(args: &[&str]) -> String {
 }
 
 /// Keys whose values are timings or measurements, which two runs need not share.
-const TIMINGS: [&str; 5] =
-    ["seconds", "level_seconds", "sequences_per_second", "peak_memory_bytes", "supervisor_peak_memory_bytes"];
+const TIMINGS: [&str; 6] = [
+    "seconds",
+    "level_seconds",
+    "sequences_per_second",
+    "peak_memory_bytes",
+    "supervisor_peak_memory_bytes",
+    "wall_seconds",
+];
 
 fn drop_timings(value: &mut serde_json::Value) {
     match value {

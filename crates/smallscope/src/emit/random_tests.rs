@@ -26,6 +26,9 @@ pub struct RandomTestOptions {
     /// Mark the failing tests `#[ignore]`, so that `cargo test` passes and
     /// `cargo test -- --ignored` reproduces the failures.
     pub ignore_failing: bool,
+    /// How long the test of a `hang` waits for its witness: the run's call
+    /// timeout in seconds (`None`: the default one).
+    pub hang_seconds: Option<u64>,
 }
 
 /// Longest statement kept on one line, as `rustfmt` leaves it (100 columns
@@ -42,14 +45,16 @@ pub fn random_error_tests(report: &RandomReport, options: &RandomTestOptions) ->
                  `cargo test -- --ignored`: one test"
         }
     };
+    let hang_seconds = super::hang_test_seconds(options.hang_seconds);
     let mut out = header(
         report,
         options,
         &[
             "Failing tests",
             how,
-            "per failure group (contract, last call, panic location), simplified. A test that hangs or",
-            "ends the process (a stack overflow, an abort) is ignored: run it alone with `-- --ignored`.",
+            "per failure group (contract, last call, panic location), simplified. A test that ends the",
+            "process (a stack overflow, an abort) is ignored: run it alone with `-- --ignored`. A hang fails",
+            &format!("its test after {hang_seconds} s."),
         ],
     );
     let uses_hash = report.failure_groups.iter().any(|g| g.assertion.iter().any(|a| a.contains("hash_of(")));
@@ -62,7 +67,13 @@ pub fn random_error_tests(report: &RandomReport, options: &RandomTestOptions) ->
     let mut names = Vec::new();
     for group in &report.failure_groups {
         let program = crate::random::witness_program(group);
-        let contract = group.contract.as_deref().unwrap_or("no-panic");
+        // A panic breaks `no-panic`, a broken check its contract; a hang, a
+        // crash or an abort is named as such.
+        let contract = match (group.kind, group.contract.as_deref()) {
+            (FailureKind::Panic, contract) => contract.unwrap_or("no-panic"),
+            (FailureKind::Contract | FailureKind::RepOkFalse, Some(contract)) => contract,
+            (kind, _) => kind.name(),
+        };
         let verb = match group.kind {
             FailureKind::Panic if contract == "no-panic" => "panics".to_owned(),
             FailureKind::Panic | FailureKind::Contract | FailureKind::RepOkFalse => {
@@ -86,12 +97,8 @@ pub fn random_error_tests(report: &RandomReport, options: &RandomTestOptions) ->
         writeln!(out, "#[test]").unwrap();
         out.push_str(&super::failing_test_ignore(group.kind, options.ignore_failing));
         writeln!(out, "fn {name}() {{").unwrap();
-        for line in program.to_rust(&report.operations, "Subject") {
-            writeln!(out, "    {line}").unwrap();
-        }
-        for line in &group.assertion {
-            writeln!(out, "    {line}").unwrap();
-        }
+        let lines = program.to_rust(&report.operations, "Subject").into_iter().chain(group.assertion.iter().cloned());
+        super::witness_body(&mut out, group.kind, hang_seconds, lines);
         out.push_str("}\n");
     }
     out

@@ -39,6 +39,9 @@ pub struct RustTestOptions {
     /// Write a table instead of one test per structure above this many
     /// structures (`None`: [`TABLE_ABOVE`]).
     pub table_above: Option<usize>,
+    /// How long the test of a `hang` waits for its witness: the run's call
+    /// timeout in seconds (`None`: the default one).
+    pub hang_seconds: Option<u64>,
 }
 
 /// Where [`rust_tests`] puts the failure witnesses.
@@ -345,12 +348,12 @@ fn write_witnesses(
         writeln!(out, "#[test]").unwrap();
         out.push_str(&super::failing_test_ignore(failure.kind, ignored));
         writeln!(out, "fn {name}() {{").unwrap();
-        for line in program.to_rust(&report.operations, &ty) {
-            writeln!(out, "    {line}").unwrap();
-        }
-        if let (Some(broken), true) = (program.result, options.has_rep_ok) {
-            writeln!(out, "    {}", rep_ok_holds(&format!("s{broken}"))).unwrap();
-        }
+        let check = match (program.result, options.has_rep_ok) {
+            (Some(broken), true) => Some(rep_ok_holds(&format!("s{broken}"))),
+            _ => None,
+        };
+        let lines = program.to_rust(&report.operations, &ty).into_iter().chain(check);
+        super::witness_body(out, failure.kind, super::hang_test_seconds(options.hang_seconds), lines);
         out.push_str("}\n");
     }
 }

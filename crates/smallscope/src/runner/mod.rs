@@ -30,6 +30,7 @@ mod killed;
 pub mod memory;
 mod supervise;
 mod thread;
+mod witness;
 
 pub use capture::{assume_failed, drop_captured, run_captured, take_drop_panic, Outcome, PanicInfo, SafeDrop};
 pub use flight::{Address, Flight, UserCode};
@@ -39,3 +40,4 @@ pub use supervise::{
     DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_REPEATS, MAX_FLAKY,
 };
 pub use thread::{run_in_thread, spawn_engine, thread_attempt, EngineMessage, Resumption, USER_CODE_STACK};
+pub use witness::returns_within;
