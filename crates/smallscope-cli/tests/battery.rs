@@ -358,3 +358,31 @@ fn an_interrupted_run_leaves_earlier_test_files_alone() {
     assert!(stderr(&output).contains("no test files written"), "{}", stderr(&output));
     assert_eq!(std::fs::read_to_string(dir.path().join("t.rs")).unwrap(), "// an earlier run's tests\n");
 }
+
+/// Under `cargo smallscope`, which passes the test files itself, the resume
+/// command an interrupted run prints leaves them out: given again, they
+/// would be given twice, and the command refused.
+#[test]
+fn the_resume_command_under_cargo_smallscope_leaves_implied_files_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_smallscope"))
+        .args(["random", "bst", "--time-limit", "120s", "--emit-tests=t.rs", "--emit-failing-tests=f.rs", "--out=out"])
+        .env("SMALLSCOPE_PROGRAM", "cargo smallscope")
+        .current_dir(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while !dir.path().join("out/.smallscope/checkpoint.json").exists() {
+        assert!(started.elapsed() < Duration::from_secs(60), "the run did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("out/summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["resume"], "cargo smallscope random bst --time-limit 120s --out=out --resume", "{summary:#}");
+}

@@ -557,13 +557,11 @@ impl<'a, T: Subject> Search<'a, T> {
         for killed in quarantined {
             let op = usize::from(killed.op);
             let skipped = self.counts.quarantined_calls.get(op).copied().unwrap_or(0);
-            let repeats = Killed::repeats(self.cx.killed, &killed);
+            let repeats = Killed::repeats_text(self.cx.killed, &killed);
             let text = format!(
-                "`{}` quarantined after {repeats} confirmed {} findings (during {}): its {skipped} later calls \
-                 were not made, so it is untested on the structures they would have run on",
+                "`{}` quarantined after {repeats}: its {skipped} later calls were not made, so it is untested on \
+                 the structures they would have run on",
                 self.ops[op].name,
-                killed.kind,
-                killed.during.name()
             );
             self.cx.out.event(Event::Note(Note { text }));
         }

@@ -265,11 +265,10 @@ fn quarantine_note(killed: &[Killed], explored: u64) -> String {
     let Some(quarantining) = killed.iter().find(|k| k.quarantines) else {
         return "the search ended early: `rep_ok` was quarantined".into();
     };
-    let repeats = Killed::repeats(killed, quarantining);
+    let repeats = Killed::repeats_text(killed, quarantining);
     format!(
-        "`rep_ok` quarantined after {repeats} confirmed {} findings: the search ended there, after {explored} \
-         candidates; the candidates after it are not checked (fix `rep_ok`, or raise --max-repeats)",
-        quarantining.kind
+        "`rep_ok` quarantined after {repeats}: the search ended there, after {explored} candidates; the \
+         candidates after it are not checked (fix `rep_ok`, or raise --max-repeats)"
     )
 }
 

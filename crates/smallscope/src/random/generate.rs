@@ -878,13 +878,11 @@ impl<'a, T: Heap> Generator<'a, T> {
             _ => {}
         }
         if killed.quarantines {
-            let repeats = crate::runner::Killed::repeats(self.exec.killed, killed);
+            let repeats = crate::runner::Killed::repeats_text(self.exec.killed, killed);
             let text = format!(
-                "`{}` quarantined after {repeats} confirmed {} findings (during {}): later sequences do not call \
-                 it, so it is untested past this point",
+                "`{}` quarantined after {repeats}: later sequences do not call it, so it is untested past this \
+                 point",
                 self.exec.ops[usize::from(killed.op)].name,
-                killed.kind,
-                killed.during.name()
             );
             self.emit(Event::Note(Note { text }));
         }

@@ -100,10 +100,25 @@ impl Killed {
     /// The confirmed inputs of `of`'s group in runs over its API: how many
     /// repeats quarantined it.
     pub fn repeats(killed: &[Killed], of: &Killed) -> usize {
-        killed
-            .iter()
-            .filter(|k| k.confirmed && k.group() == of.group() && same_api(k.address.run, of.address.run))
-            .count()
+        Self::confirmed_like(killed, of).count()
+    }
+
+    /// The confirmed inputs of `of`'s group in runs over its API.
+    fn confirmed_like<'a>(killed: &'a [Killed], of: &'a Killed) -> impl Iterator<Item = &'a Killed> {
+        killed.iter().filter(|k| k.confirmed && k.group() == of.group() && same_api(k.address.run, of.address.run))
+    }
+
+    /// "N confirmed KIND findings during CODE", saying how many of them an earlier phase
+    /// met (builders identification before BEAPI's search): those count
+    /// towards the quarantine too, so N may pass `--max-repeats`.
+    pub fn repeats_text(killed: &[Killed], of: &Killed) -> String {
+        let repeats = Self::repeats(killed, of);
+        let elsewhere = Self::confirmed_like(killed, of).filter(|k| k.address.run != of.address.run).count();
+        let text = format!("{repeats} confirmed {} findings during {}", of.kind, of.during.name());
+        match elsewhere {
+            0 => text,
+            n => format!("{text} ({n} of them in an earlier phase of the run)"),
+        }
     }
 
     /// The quarantining inputs whose operations are not run at `address`:
