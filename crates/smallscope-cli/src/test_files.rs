@@ -51,6 +51,8 @@ impl TestFiles {
     /// The command that regenerates the files: the run's `replay` with
     /// these options. Under `cargo smallscope`, which chooses the files
     /// itself, the replay alone.
+    ///
+    /// [`Self::implied_by_front_end`] tells these options apart in a command line.
     pub fn regenerate(&self, replay: &str) -> String {
         if crate::files_implied() {
             return replay.to_owned();
@@ -65,6 +67,14 @@ impl TestFiles {
             command.push_str(" --ignore-failing-tests");
         }
         command
+    }
+
+    /// Whether `arg` is one of these options that a front end such as
+    /// `cargo smallscope` chose and passes itself (so a command it is to
+    /// run again leaves it out).
+    pub fn implied_by_front_end(arg: &str) -> bool {
+        const FLAGS: [&str; 3] = ["--emit-tests", "--emit-failing-tests", "--ignore-failing-tests"];
+        crate::files_implied() && FLAGS.iter().any(|flag| arg.split('=').next() == Some(*flag))
     }
 
     /// Writes each file asked for, atomically: `passing` and `failing` make
