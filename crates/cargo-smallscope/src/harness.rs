@@ -123,9 +123,11 @@ fn relative_if_near(path: &Path, base: &Path) -> PathBuf {
     }
 }
 
-/// Builds the harness in release mode, and returns its binary. A terminal
-/// sees a spinner with what cargo is compiling; a failed build shows
-/// cargo's output.
+/// Builds the harness in release mode, and returns its binary: the crate
+/// under test with overflow checks and debug assertions, as `cargo test`
+/// builds it (unless `--no-overflow-checks`), the engine without. A
+/// terminal sees a spinner with what cargo is compiling; a failed build
+/// shows cargo's output.
 pub fn build(project: &Project, options: &CargoOptions) -> Result<PathBuf, Problem> {
     let dir = project.harness_dir();
     let manifest = dir.join("Cargo.toml");
@@ -135,6 +137,12 @@ pub fn build(project: &Project, options: &CargoOptions) -> Result<PathBuf, Probl
     let mut command = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
     command.args(["build", "--release", "--bin", "smallscope", "--manifest-path"]).arg(&manifest);
     command.arg("--target-dir").arg(&project.target_dir);
+    if !options.no_overflow_checks {
+        // A package override: the engine and the rest stay fast.
+        for setting in ["overflow-checks", "debug-assertions"] {
+            command.arg("--config").arg(format!("profile.release.package.{:?}.{setting}=true", project.package));
+        }
+    }
     let features: Vec<String> = options
         .features
         .iter()

@@ -162,6 +162,8 @@ pub fn settings_markdown() -> String {
 /// Options `cargo smallscope` takes wherever they are on the line.
 const CARGO_OPTIONS: &[&str] =
     &["--manifest-path", "-p", "--package", "-F", "--features", "--target-dir", "--failing-tests"];
+/// Flags (no value) `cargo smallscope` takes wherever they are on the line.
+const CARGO_FLAGS: &[&str] = &["--no-overflow-checks"];
 
 /// `cargo smallscope <engine> <subject> [options]`.
 fn run_engine(mut cargo: CargoOptions, words: Vec<String>) -> anyhow::Result<ExitCode> {
@@ -181,6 +183,7 @@ fn run_engine(mut cargo: CargoOptions, words: Vec<String>) -> anyhow::Result<Exi
             "-p" | "--package" => cargo.package = Some(value),
             "-F" | "--features" => cargo.features.push(value),
             "--target-dir" => cargo.target_dir = Some(value.into()),
+            "--no-overflow-checks" => cargo.no_overflow_checks = true,
             _ => failing_flag = Some(value),
         }
     }
@@ -270,6 +273,8 @@ fn take_options(words: &[String]) -> (Vec<(String, String)>, Vec<String>) {
     while let Some(word) = words.next() {
         if let Some((name, value)) = word.split_once('=').filter(|(n, _)| CARGO_OPTIONS.contains(n)) {
             taken.push((name.to_owned(), value.to_owned()));
+        } else if CARGO_FLAGS.contains(&word.as_str()) {
+            taken.push((word.clone(), String::new()));
         } else if CARGO_OPTIONS.contains(&word.as_str()) {
             match words.next() {
                 Some(value) => taken.push((word.clone(), value.clone())),
@@ -329,5 +334,23 @@ fn exit_code(status: std::process::ExitStatus) -> ExitCode {
         (Some(code), _) => ExitCode::from(code as u8),
         (None, Some(signal)) => ExitCode::from(128 + signal as u8),
         (None, None) => ExitCode::from(2),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::take_options;
+
+    fn words(text: &str) -> Vec<String> {
+        text.split_whitespace().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn cargo_options_and_flags_are_taken_wherever_they_are() {
+        let (taken, rest) =
+            take_options(&words("bst --no-overflow-checks --scope 3 -p=mine --target-dir t --check all"));
+        let taken: Vec<(&str, &str)> = taken.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+        assert_eq!(taken, [("--no-overflow-checks", ""), ("-p", "mine"), ("--target-dir", "t")]);
+        assert_eq!(rest, words("bst --scope 3 --check all"));
     }
 }

@@ -22,6 +22,11 @@ pub struct CargoOptions {
     /// Where cargo builds the harness (default: the crate's target folder).
     #[arg(long, value_name = "DIR", global = true)]
     pub target_dir: Option<PathBuf>,
+    /// Build the crate under test as plain release does, without overflow
+    /// checks and debug assertions: faster, but an overflow then wraps
+    /// silently instead of being the panic `cargo test` shows.
+    #[arg(long, global = true)]
+    pub no_overflow_checks: bool,
 }
 
 impl CargoOptions {
@@ -39,6 +44,9 @@ impl CargoOptions {
         }
         if let Some(dir) = &self.target_dir {
             words.extend(["--target-dir".to_owned(), dir.display().to_string()]);
+        }
+        if self.no_overflow_checks {
+            words.push("--no-overflow-checks".to_owned());
         }
         words
     }

@@ -6,7 +6,8 @@
 //!
 //! With no option but the scope, BEAPI ends by itself, exits 1, names the
 //! operations it checked, finds every bug with a minimal witness, and
-//! counts what an independent model search (`models/`) counts; more
+//! counts what an independent model search (`models/`) counts; an
+//! overflow is a panic, as under `cargo test` (a sixth type, `shelf`); more
 //! builders never give fewer structures; and the tests it writes compile
 //! and pass in the user's crate, the witnesses failing until fixed.
 
@@ -110,15 +111,29 @@ fn defaults_find_every_planted_bug_and_count_what_a_model_counts() {
         witnesses += groups.len() as u64;
     }
 
+    // The harness builds the crate as `cargo test` does: an overflow is the
+    // panic it is there, not a wrapped count that `rep_ok` later rejects.
+    let shelf = cargo_smallscope(&dir, &["beapi", "shelf", "--scope", "3"]);
+    assert_eq!(shelf.code, 1, "{shelf:?}");
+    // Every list of at most 3 counts (items 0..3), each count 0..=3.
+    let lists: u64 = (0..=3).map(|len| 4u64.pow(len)).sum();
+    assert_eq!(summary("shelf", "beapi")["structures"], lists);
+    let groups = summary("shelf", "beapi")["failure_groups"].as_array().unwrap().clone();
+    let overflow = groups.iter().find(|group| group["operation"] == "take").expect("a failure in take");
+    assert_eq!(overflow["kind"], "panic", "{groups:#?}");
+    assert!(overflow["message"].as_str().unwrap().contains("attempt to subtract with overflow"), "{groups:#?}");
+    assert_eq!(overflow["witness"]["calls"], 3, "new, stock(1), take(0): {groups:#?}");
+    witnesses += groups.len() as u64;
+
     // The tests written for each subject compile and pass in the user's
     // crate; each witness fails until its bug is fixed.
     let krate = ScratchCrate::open(&dir);
     let passing = krate.cargo_test(&[]);
     assert!(passing.success, "{}", passing.text);
-    for case in cases() {
-        let file = format!("smallscope_{}", case.subject.replace('-', "_"));
+    for subject in cases().iter().map(|case| case.subject).chain(["shelf"]) {
+        let file = format!("smallscope_{}", subject.replace('-', "_"));
         let failing = krate.cargo_test_file_with(&file, &["--ignored"]);
-        let groups = summary(case.subject, "beapi")["failure_groups"].as_array().unwrap().len() as u64;
+        let groups = summary(subject, "beapi")["failure_groups"].as_array().unwrap().len() as u64;
         assert_eq!(failing.failed(), groups, "{}", failing.text);
         witnesses -= groups;
     }

@@ -27,6 +27,9 @@ pub struct KoratArgs {
     /// Plain Korat: record equivalence classes but do not prune on them (Korat+ is the default when the subject has `eq_class`).
     #[arg(long)]
     pub no_eq_pruning: bool,
+    /// Stop after this many seconds, keeping what was found (the search is then incomplete).
+    #[arg(long, value_name = "SECONDS")]
+    pub time_limit: Option<f64>,
     /// How the summary is printed: `text`, or `json` (as `summary.json`).
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
@@ -62,6 +65,10 @@ impl KoratArgs {
         Ok(scope)
     }
 
+    fn time_limit(&self) -> Result<Option<std::time::Duration>, BadInput> {
+        Ok(self.time_limit.map(|s| smallscope::positive_seconds("--time-limit", s)).transpose()?)
+    }
+
     pub fn space(&self, scope: u32) -> Result<Arc<Space>, BadInput> {
         let registration = find_korat_subject(&self.subject).ok_or_else(|| {
             let known: Vec<&str> = registered_korat_subjects().iter().map(|r| r.name).collect();
@@ -86,12 +93,12 @@ impl KoratArgs {
         let space = self.space(scope)?;
         let registration = find_korat_subject(&self.subject).expect("found by `space`");
         let settings = KoratSettings {
-            scope,
             threads: self.threads,
             prune_eq_classes: !self.no_eq_pruning,
             record: self.run.out.is_some() || self.record,
-            ascending: false,
             canonical: self.canonical,
+            time_limit: self.time_limit()?,
+            ..KoratSettings::new(scope)
         };
         let (name, invariants, command) =
             (self.subject.clone(), (registration.invariants)(), Some(self.command(scope)));
@@ -117,7 +124,7 @@ pub fn run(args: &KoratArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
     let job = args.job()?;
     let scope = args.scope()?;
     let space_size = args.space(scope)?.size();
-    let mut finished = crate::run::run(job, options)?;
+    let mut finished = crate::run::run(job, &options.timed(args.time_limit()?))?;
     let report = std::mem::take(&mut finished.fold);
     let stop = finished.stop(report.stop);
     let pruned = !args.no_eq_pruning && !report.classes.is_empty();

@@ -266,6 +266,28 @@ fn the_supervisor_stays_under_the_memory_limit() {
     assert!(peak < 100 << 20, "supervisor peak {} MiB", peak >> 20);
 }
 
+/// At scope 30 the first part of binary trees would run for years: it
+/// commits as it goes, so that a time limit (or a stop) inside it keeps
+/// what it found, written whole, instead of ending with nothing.
+#[test]
+fn a_time_limit_inside_a_korat_part_keeps_what_it_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let started = Instant::now();
+    let output =
+        smallscope(&["korat", "binary-tree", "--scope", "30", "--time-limit", "2", "--out", "out"], dir.path());
+    let elapsed = started.elapsed();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(elapsed < Duration::from_secs(8), "{elapsed:?}");
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("out/summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["stop"], "time-limit", "{summary:#}");
+    let found = summary["structures"].as_u64().unwrap();
+    assert!(found > 100, "{summary:#}");
+    let lines = std::fs::read_to_string(dir.path().join("out/structures.jsonl")).unwrap();
+    assert_eq!(lines.lines().count() as u64, found);
+    assert!(stdout(&output).contains("stopped early (time limit)"), "{}", stdout(&output));
+}
+
 /// A scope whose candidates would have millions of fields is refused in
 /// one line before anything is built (it used to take gigabytes first).
 #[test]

@@ -3,6 +3,7 @@
 
 #![allow(clippy::new_without_default, clippy::len_without_is_empty)] // Subjects as a user writes them.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -175,7 +176,10 @@ impl Drop for Brittle {
 /// Runs `job` whole, then again from each of a few of its commits, and
 /// checks that every resumed run ends with the same events.
 fn resumes_to_the_same_end<F: Fold + Clone + Send + 'static>(job: &dyn Job<Fold = F>, what: &str) {
-    resumes_from_commits(job, what, |commits| vec![1, commits / 2, commits - 2]);
+    resumes_from_commits(job, what, |whole| {
+        let commits = whole.commits.len();
+        vec![1, commits / 2, commits - 2]
+    });
 }
 
 /// As [`resumes_to_the_same_end`], from the commits `picks` chooses of so
@@ -183,13 +187,13 @@ fn resumes_to_the_same_end<F: Fold + Clone + Send + 'static>(job: &dyn Job<Fold 
 fn resumes_from_commits<F: Fold + Clone + Send + 'static>(
     job: &dyn Job<Fold = F>,
     what: &str,
-    picks: fn(usize) -> Vec<usize>,
+    picks: impl Fn(&Recorder) -> Vec<usize>,
 ) {
     let stop = StopFlag::new();
     let mut whole = Recorder::default();
     job.run(Start { resume: None, journal: &[], killed: &[], stop: &stop }, &mut whole).unwrap();
     assert!(whole.commits.len() >= 3, "{what}: only {} commits", whole.commits.len());
-    for pick in picks(whole.commits.len()) {
+    for pick in picks(&whole) {
         let (at, _) = whole.commits[pick];
         let mut fold = F::default();
         for event in &whole.events[..at] {
@@ -232,7 +236,7 @@ fn beapi_resumes_from_inside_a_level_to_the_same_end() {
         ..BeapiConfig::default()
     };
     let job = BeapiJob::<Plain>::new(config, "test-plain".into(), None, smallscope::builders::resolve::<Plain>);
-    resumes_from_commits(&job, "beapi inside a level", |commits| (0..commits - 1).collect());
+    resumes_from_commits(&job, "beapi inside a level", |whole| (0..whole.commits.len() - 1).collect());
 }
 
 #[test]
@@ -245,7 +249,7 @@ fn beapi_resumes_past_a_panicking_drop_to_the_same_end() {
         ..BeapiConfig::default()
     };
     let job = BeapiJob::<Brittle>::new(config, "test-brittle".into(), None, smallscope::builders::resolve::<Brittle>);
-    resumes_from_commits(&job, "beapi with a panicking drop", |commits| (0..commits - 1).collect());
+    resumes_from_commits(&job, "beapi with a panicking drop", |whole| (0..whole.commits.len() - 1).collect());
 }
 
 #[test]
@@ -258,18 +262,84 @@ fn random_resumes_from_any_commit_to_the_same_end() {
 #[test]
 fn korat_resumes_from_any_part_to_the_same_end() {
     for threads in [1, 2] {
-        let settings = KoratSettings {
-            scope: 6,
-            threads,
-            prune_eq_classes: true,
-            record: true,
-            ascending: false,
-            canonical: false,
-        };
+        let settings = KoratSettings { threads, record: true, ..KoratSettings::new(6) };
         let space = korat::space::<Tree>(6).unwrap();
         let job =
             KoratJob::new("test-tree".into(), space, Arc::new(korat::from_fn::<Tree>(plain_tree)), settings, None);
         resumes_to_the_same_end(&job, &format!("korat, {threads} threads"));
+    }
+}
+
+/// Tree invariants that ask the run to stop once the search found `at`
+/// valid candidates: a stop that lands inside a part. (`eq_class` is
+/// called on the search's valid candidates only, not on the probes that
+/// split it.)
+struct StopsAt {
+    stop: StopFlag,
+    at: u64,
+    found: AtomicU64,
+}
+
+impl korat::Invariants for StopsAt {
+    fn rep_ok(&self, candidate: &korat::Candidate) -> bool {
+        plain_tree(<Tree as korat::Model>::root(candidate))
+    }
+
+    fn eq_class(&self, _candidate: &korat::Candidate) -> Option<u64> {
+        if self.found.fetch_add(1, Ordering::Relaxed) + 1 == self.at {
+            self.stop.stop();
+        }
+        None
+    }
+}
+
+fn structures(events: &[Event]) -> Vec<&Event> {
+    events.iter().filter(|e| matches!(e, Event::Structure(_))).collect()
+}
+
+fn finished_counts(events: &[Event]) -> Option<smallscope::events::Counts> {
+    events.iter().find_map(|e| match e {
+        Event::RunFinished(finished) => Some(finished.counts.clone()),
+        _ => None,
+    })
+}
+
+#[test]
+fn a_korat_run_stopped_inside_a_part_resumes_there_to_the_same_structures() {
+    for threads in [1, 2] {
+        let settings = KoratSettings { threads, record: true, ..KoratSettings::new(5) };
+        let space = korat::space::<Tree>(5).unwrap();
+        let plain = Arc::new(korat::from_fn::<Tree>(plain_tree));
+        let job = KoratJob::new("test-tree".into(), space.clone(), plain, settings.clone(), None);
+        let never = StopFlag::new();
+        let mut whole = Recorder::default();
+        job.run(Start { resume: None, journal: &[], killed: &[], stop: &never }, &mut whole).unwrap();
+
+        let stop = StopFlag::new();
+        let stopping = Arc::new(StopsAt { stop: stop.clone(), at: 20, found: AtomicU64::new(0) });
+        let stopped_job = KoratJob::new("test-tree".into(), space, stopping, settings, None);
+        let mut stopped = Recorder::default();
+        stopped_job.run(Start { resume: None, journal: &[], killed: &[], stop: &stop }, &mut stopped).unwrap();
+        let (at, _) = *stopped.commits.last().expect("a stopped run commits what it found");
+        let mut fold = korat::KoratReport::default();
+        stopped.events[..at].iter().for_each(|e| fold.apply(e.clone()));
+        let resume = fold.resume.clone().expect("a resume point");
+        if threads == 1 {
+            assert!(resume.position.is_some(), "stopped inside part {} of {}", resume.parts_done, resume.parts);
+        }
+        let kept = structures(&stopped.events[..at]).len();
+        assert!(kept >= 19, "{threads} threads: {kept} structures kept of the 20 found before the stop");
+
+        let mut rest = Recorder::default();
+        job.run(Start { resume: Some(&fold), journal: &[], killed: &[], stop: &never }, &mut rest).unwrap();
+        let mut resumed = structures(&stopped.events[..at]);
+        resumed.extend(structures(&rest.events));
+        assert_eq!(resumed, structures(&whole.events), "{threads} threads");
+        assert_eq!(finished_counts(&rest.events), finished_counts(&whole.events), "{threads} threads");
+        // From the stop on, the resumed run's events, commits included, are the whole run's.
+        let (got, all): (Vec<Event>, Vec<Event>) =
+            (rest.events.iter().map(timeless).collect(), whole.events.iter().map(timeless).collect());
+        assert!(all.ends_with(&got), "{threads} threads: the resumed run's events differ from the whole run's");
     }
 }
 
@@ -313,14 +383,7 @@ fn a_random_call_that_never_returns_is_a_hang_and_the_run_goes_on() {
 #[test]
 fn a_korat_rep_ok_that_never_returns_is_a_hang_and_the_search_goes_on() {
     let plain = korat::run::<Tree>(3, korat::from_fn::<Tree>(plain_tree)).unwrap();
-    let settings = KoratSettings {
-        scope: 3,
-        threads: 1,
-        prune_eq_classes: true,
-        record: false,
-        ascending: false,
-        canonical: false,
-    };
+    let settings = KoratSettings::new(3);
     let job = KoratJob::new(
         "test-sleepy-tree".into(),
         korat::space::<Tree>(3).unwrap(),

@@ -1,11 +1,13 @@
-//! A Korat search as a [`Job`]: its events, a commit after each part, and
-//! the report they fold into.
+//! A Korat search as a [`Job`]: its events, commits as the parts and the
+//! chunks of long parts end (so a part that runs for hours is not held in
+//! memory, and a stop keeps what it found), and the report they fold into.
 
 use std::collections::BTreeSet;
-use std::sync::Arc;
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
 
-use super::search::{self, CandidateFailure, Invariants, PartedSearch, SearchOptions};
+use super::search::{self, CandidateFailure, Invariants, PartPosition, PartedSearch, SearchOptions};
 use super::space::{SlotDomain, Space};
 use super::Candidate;
 use super::NULL_VALUE;
@@ -13,7 +15,7 @@ use crate::events::{
     Configuration, Counts, Event, Failure, FailureGroups, FailureKind, Fold, Input, LevelStats, Note, Progress,
     Rebuild, RunFinished, RunStarted, Sink, Stop, StructureFound, Witness,
 };
-use crate::runner::{Job, Killed, Start};
+use crate::runner::{Job, Killed, Start, StopFlag};
 use crate::ConfigError;
 
 /// A Korat run's settings.
@@ -40,6 +42,26 @@ pub struct KoratSettings {
     /// suite can find the call sequences that build it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub canonical: bool,
+    /// Stop after this long, counted from the run's start (a resumed run
+    /// counts the time before): the search is then incomplete. Not part of
+    /// the run's identity.
+    #[serde(skip)]
+    pub time_limit: Option<Duration>,
+}
+
+impl KoratSettings {
+    /// Korat+ at `scope` on one thread, reporting counts only.
+    pub fn new(scope: u32) -> Self {
+        KoratSettings {
+            scope,
+            threads: 1,
+            prune_eq_classes: true,
+            record: false,
+            ascending: false,
+            canonical: false,
+            time_limit: None,
+        }
+    }
 }
 
 /// Where a Korat run is at a commit.
@@ -63,6 +85,10 @@ pub struct Resume {
     pub structures_before: u64,
     #[serde(default, skip_serializing_if = "is_zero")]
     pub explored_before: u64,
+    /// Where part `parts_done` was, when it was unfinished: a part that
+    /// runs long commits as it goes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<PartPosition>,
 }
 
 fn is_zero<N: Default + PartialEq>(n: &N) -> bool {
@@ -213,8 +239,9 @@ impl KoratJob {
     }
 }
 
-/// When a search commits: at the end of a part that crossed a multiple of
-/// [`CommitCadence::CANDIDATES`] explored, not after every part. A commit
+/// When a search commits: at the end of a part, or of a chunk of a long
+/// part, that crossed a multiple of [`CommitCadence::CANDIDATES`] explored,
+/// not after every one. A commit
 /// costs a pipe write and the supervisor's fold, and the small sizes of an
 /// ascending run have thousands of tiny parts. The points depend on the
 /// counts alone, so the events are the same on every run, resumed or not,
@@ -272,6 +299,32 @@ fn quarantine_note(killed: &[Killed], explored: u64) -> String {
     )
 }
 
+/// Sets a run's stop flag when its time limit passes, unless dropped
+/// first: the search then needs no clock reads of its own.
+struct Deadline {
+    passed: Arc<AtomicBool>,
+    _cancel: mpsc::Sender<()>,
+}
+
+impl Deadline {
+    fn start(left: Duration, stop: &StopFlag) -> Deadline {
+        let (cancel, cancelled) = mpsc::channel::<()>();
+        let (passed, stop) = (Arc::new(AtomicBool::new(false)), stop.clone());
+        let flag = passed.clone();
+        std::thread::spawn(move || {
+            if cancelled.recv_timeout(left) == Err(mpsc::RecvTimeoutError::Timeout) {
+                flag.store(true, Ordering::Relaxed);
+                stop.stop();
+            }
+        });
+        Deadline { passed, _cancel: cancel }
+    }
+
+    fn passed(deadline: &Option<Deadline>) -> bool {
+        deadline.as_ref().is_some_and(|d| d.passed.load(Ordering::Relaxed))
+    }
+}
+
 /// What Korat failures are grouped by.
 type GroupKey = (FailureKind, crate::events::During, String, Option<String>);
 
@@ -284,6 +337,7 @@ impl Job for KoratJob {
         let mut counts = Counts::default();
         let mut groups: FailureGroups<GroupKey> = FailureGroups::default();
         let (mut parts_done, mut skip, mut seconds_before, mut structures) = (0, None, 0.0, 0u64);
+        let mut position = None;
         let mut first_search = 0;
         let mut search_began = (0, 0);
         match resumed {
@@ -299,6 +353,7 @@ impl Job for KoratJob {
                 let resume = report.resume.clone().unwrap_or_default();
                 parts_done = resume.parts_done as usize;
                 skip = resume.skip;
+                position = resume.position;
                 first_search = resume.search as usize;
                 search_began = (resume.structures_before, resume.explored_before);
                 seconds_before = report.seconds;
@@ -314,6 +369,10 @@ impl Job for KoratJob {
                 }));
             }
         }
+        let deadline = self.settings.time_limit.map(|limit| {
+            let left = limit.saturating_sub(Duration::from_secs_f64(seconds_before));
+            Deadline::start(left, start.stop)
+        });
         if let Some(died) = search::to_rerun(start.killed) {
             if let Some((_, space)) = self.spaces.get(search::search_of(died)) {
                 let failure = search::rerun_alone(space.clone(), &*self.invariants, died);
@@ -338,6 +397,13 @@ impl Job for KoratJob {
         let mut halted = false;
         for (search_index, (size, space)) in self.spaces.iter().enumerate().skip(first_search) {
             let resuming = search_index == first_search;
+            // Inside a part, a stop commits off the chunk boundaries: the
+            // cadence counts from the boundary before it, as an
+            // uninterrupted run does, so that both commit at the same points.
+            let off_boundary = match (resuming, &position) {
+                (true, Some(position)) => position.explored % search::CHUNK,
+                _ => 0,
+            };
             let search = PartedSearch {
                 space: space.clone(),
                 invariants: &*self.invariants,
@@ -346,6 +412,7 @@ impl Job for KoratJob {
                 killed: start.killed,
                 parts_done: if resuming { parts_done } else { 0 },
                 skip: if resuming { skip.take() } else { None },
+                position: if resuming { position.take() } else { None },
                 stop: Some(start.stop),
                 // Parts and probes number below 2^32.
                 run_base: (search_index as u64) << 32,
@@ -358,7 +425,7 @@ impl Job for KoratJob {
             let level_started = Instant::now();
             let mut all_parts = None;
             let mut done = if resuming { parts_done } else { 0 };
-            let mut cadence = CommitCadence::new(counts.explored, !start.killed.is_empty());
+            let mut cadence = CommitCadence::new(counts.explored - off_boundary, !start.killed.is_empty());
             let mut pending = None;
             search.run(&keep, &mut |report| {
                 // Classes first covered since the last commit, over the parts not committed.
@@ -390,7 +457,7 @@ impl Job for KoratJob {
                         self.file(space, failure, &mut groups, out);
                     }
                 }
-                done = report.index + 1;
+                done = report.index + usize::from(report.position.is_none());
                 all_parts = Some(report.parts);
                 let resume = super::Resume {
                     parts_done: done as u64,
@@ -400,6 +467,7 @@ impl Job for KoratJob {
                     search: search_index as u32,
                     structures_before,
                     explored_before,
+                    position: report.position,
                 };
                 match cadence.due(counts.explored) {
                     true => {
@@ -441,6 +509,7 @@ impl Job for KoratJob {
                 Stop::Quarantined
             }
             (true, false) => Stop::Complete,
+            (false, false) if Deadline::passed(&deadline) => Stop::TimeLimit,
             (false, false) => start.stop.reason().unwrap_or(Stop::Interrupted),
         };
         out.event(Event::RunFinished(RunFinished {

@@ -191,14 +191,7 @@ pub fn with_eq_class<T: Model>(
 /// return within 10 s a `hang` failure, and the search goes on past both.
 pub fn run<T: Model>(n: i64, invariants: impl Invariants + Send + Sync + 'static) -> Result<KoratReport, RunError> {
     let space = space::<T>(n).map_err(|e| crate::ConfigError::Invalid(format!("finitization at {n}: {e}")))?;
-    let settings = KoratSettings {
-        scope: n.max(0) as u32,
-        threads: 1,
-        prune_eq_classes: true,
-        record: false,
-        ascending: false,
-        canonical: false,
-    };
+    let settings = KoratSettings::new(n.max(0) as u32);
     let job = KoratJob::new(std::any::type_name::<T>().to_owned(), space, Arc::new(invariants), settings, None);
     crate::runner::run_in_thread(Arc::new(job) as Arc<dyn Job<Fold = KoratReport>>, Some(DEFAULT_CALL_TIMEOUT), &mut ())
 }

@@ -9,6 +9,7 @@
 //! would skip them. So every thread count gives the sequential search's
 //! candidates, counts and order, Korat+ included.
 
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Instant;
@@ -63,6 +64,24 @@ pub trait Invariants {
 /// to balance over any core count, and the same for every thread count.
 pub const PARTS: usize = 2048;
 
+/// Candidates a part searches between two reports: a part that runs long
+/// hands on what it found every this many candidates (and its caller may
+/// commit it), instead of holding it until the part ends.
+pub const CHUNK: u64 = 16_384;
+
+/// Where a part's search is between two candidates: enough for another
+/// process to carry on from there (a resumed run, or a restarted worker).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct PartPosition {
+    /// The value indices of the next candidate to judge.
+    pub values: Vec<u32>,
+    /// The fields in the order the search advances them.
+    pub stack: Vec<u32>,
+    /// Candidates of the part judged before it: the part's input numbers
+    /// go on from there.
+    pub explored: u64,
+}
+
 /// A candidate on which user code failed: a panic in `rep_ok` or
 /// `eq_class`, or an input that killed an earlier attempt.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,11 +117,12 @@ pub fn search_with(
 ) -> SearchStats {
     let started = Instant::now();
     let mut candidate = Candidate::new(space);
-    let part = PartRun { run: 0, killed: &[], opening: None, options };
-    let mut outcome = part.search(&mut candidate, 0, invariants, &mut |c| {
+    let part = PartRun { run: 0, killed: &[], opening: None, options, stop: None, chunked: false };
+    let found = &mut |c: &Candidate| {
         found(c);
         None::<()>
-    });
+    };
+    let mut outcome = part.search(&mut candidate, 0, None, invariants, found, &mut |_, _| {});
     outcome.stats.seconds = started.elapsed().as_secs_f64();
     outcome.stats
 }
@@ -148,6 +168,9 @@ enum Ending {
     Skip(usize),
     /// Korat+ found no field to advance: the search is over.
     All,
+    /// Asked to stop between two candidates: the part is unfinished, its
+    /// last chunk already handed on.
+    Stopped,
 }
 
 /// What one part's search gives.
@@ -168,7 +191,19 @@ struct PartRun<'a> {
     /// What kills `rep_ok` on the first candidate, known from the probe.
     opening: Option<&'a Killed>,
     options: SearchOptions,
+    /// Checked between candidates, when `chunked`.
+    stop: Option<&'a StopFlag>,
+    /// Hand on what was found every [`CHUNK`] candidates.
+    chunked: bool,
 }
+
+/// What a part hands on at each [`CHUNK`]: what it found since the chunk
+/// before, and where it is.
+type ChunkSink<'s, R> = dyn FnMut(PartOutcome<R>, PartPosition) + 's;
+
+/// What a part's thread hands on: a chunk and where the part is, or its
+/// last outcome and `None`.
+type Handed<R> = (PartOutcome<R>, Option<PartPosition>);
 
 /// Where a part's search is in the current candidate, so that a panic in
 /// user code, which unwinds out of the loop, is resumed from there.
@@ -198,12 +233,39 @@ struct Walk<'r, R> {
     judged: bool,
     /// A quarantining input was stepped past: the search ends.
     halted: bool,
+    /// Candidates judged and found valid when the last chunk was handed on.
+    sent: (u64, u64),
     found: &'r mut dyn FnMut(&Candidate) -> Option<R>,
+}
+
+impl<R> Walk<'_, R> {
+    /// What the part found since the last chunk, taken out.
+    fn take_chunk(&mut self) -> PartOutcome<R> {
+        let stats = &mut self.out.stats;
+        let chunk = SearchStats {
+            found: stats.found - self.sent.1,
+            explored: stats.explored - self.sent.0,
+            seconds: 0.0,
+            classes: std::mem::take(&mut stats.classes),
+        };
+        self.sent = (stats.explored, stats.found);
+        PartOutcome {
+            stats: chunk,
+            found: std::mem::take(&mut self.out.found),
+            failures: std::mem::take(&mut self.out.failures),
+            halted: self.out.halted,
+            ending: self.out.ending.clone(),
+        }
+    }
 }
 
 impl PartRun<'_> {
     /// Searches the candidates that share `candidate`'s values on the first
-    /// `frozen` fields `rep_ok` reads, starting from `candidate`.
+    /// `frozen` fields `rep_ok` reads, starting from `candidate` (or from
+    /// `from`, a position of the same part an earlier search handed on, with
+    /// `candidate` set to its values). When `chunked`, hands what it found
+    /// to `chunks` every [`CHUNK`] candidates, and when asked to stop; the
+    /// outcome it returns is what came after the last chunk.
     ///
     /// User code runs inside one `catch_unwind` for many candidates: a panic
     /// leaves the loop, is filed against the candidate, and the loop is
@@ -212,8 +274,10 @@ impl PartRun<'_> {
         &self,
         candidate: &mut Candidate,
         frozen: usize,
+        from: Option<&PartPosition>,
         invariants: &dyn Invariants,
         found: &mut dyn FnMut(&Candidate) -> Option<R>,
+        chunks: &mut ChunkSink<'_, R>,
     ) -> PartOutcome<R> {
         let space = candidate.space_arc();
         let mut walk = Walk {
@@ -233,16 +297,34 @@ impl PartRun<'_> {
             phase: Phase::Engine,
             judged: false,
             halted: false,
+            sent: (0, 0),
             found,
         };
+        if let Some(from) = from {
+            walk.stack.clone_from(&from.stack);
+            walk.out.stats.explored = from.explored;
+            walk.sent = (from.explored, 0);
+        }
         loop {
             let ran = run_captured(UserCode::new(During::RepOk, 0), || {
                 self.walk(&space, candidate, frozen, invariants, &mut walk)
             });
             match ran {
-                Ok(ending) => {
+                Ok(Some(ending)) => {
                     walk.out.ending = ending;
-                    return walk.out;
+                    return walk.take_chunk();
+                }
+                Ok(None) => {
+                    let position = PartPosition {
+                        values: candidate.values().to_vec(),
+                        stack: walk.stack.clone(),
+                        explored: walk.out.stats.explored,
+                    };
+                    chunks(walk.take_chunk(), position);
+                    if self.stop.is_some_and(StopFlag::is_set) {
+                        walk.out.ending = Ending::Stopped;
+                        return walk.take_chunk();
+                    }
                 }
                 Err(Outcome::Panicked(panic) | Outcome::AssumeFailed(panic)) => {
                     let during = match walk.phase {
@@ -261,7 +343,8 @@ impl PartRun<'_> {
         }
     }
 
-    /// The search loop, from the current candidate; returns how the part ends.
+    /// The search loop, from the current candidate; returns how the part
+    /// ends, or `None` between two candidates at a chunk's end or a stop.
     fn walk<R>(
         &self,
         space: &Space,
@@ -269,13 +352,13 @@ impl PartRun<'_> {
         frozen: usize,
         invariants: &dyn Invariants,
         walk: &mut Walk<'_, R>,
-    ) -> Ending {
+    ) -> Option<Ending> {
         loop {
             if !std::mem::take(&mut walk.judged) {
                 self.judge(space, candidate, invariants, walk);
                 if walk.halted {
                     walk.out.halted = true;
-                    return Ending::All;
+                    return Some(Ending::All);
                 }
             }
             // Fields below `frozen` belong to the part's definition.
@@ -288,8 +371,12 @@ impl PartRun<'_> {
                 },
             };
             walk.eq_fields.clear();
-            if let Some(ending) = next {
-                return ending;
+            if next.is_some() {
+                return next;
+            }
+            let explored = walk.out.stats.explored;
+            if self.chunked && (explored % CHUNK == 0 || self.stop.is_some_and(StopFlag::is_set)) {
+                return None;
             }
         }
     }
@@ -450,21 +537,31 @@ pub struct PartedSearch<'a> {
     pub parts_done: usize,
     /// A Korat+ skip carried from the parts already done.
     pub skip: Option<Vec<(u32, u32)>>,
+    /// Where the first part to search was when its last chunk was handed
+    /// on, if it was: it carries on from there.
+    pub position: Option<PartPosition>,
+    /// Checked between candidates: a stop hands on the head part's last
+    /// chunk, with its position.
     pub stop: Option<&'a StopFlag>,
     /// Added to every address `run` of this search, so that several
     /// searches in one job (an ascending run's sizes) tell their inputs apart.
     pub run_base: u64,
 }
 
-/// What [`PartedSearch::run`] tells its caller after each part, in order.
+/// What [`PartedSearch::run`] tells its caller after each part, and after
+/// each [`CHUNK`] of the part all before it are reported for, in order.
 pub struct PartReport<R> {
     /// The part's number; parts before it are reported.
     pub index: usize,
     pub parts: usize,
     /// `None` for a part the sequential search skips (Korat+).
     pub outcome: Option<PartOutcome<R>>,
-    /// The Korat+ skip carried into the next part.
+    /// The Korat+ skip carried into the next part (while the part goes
+    /// on: the one carried into it).
     pub skip: Option<Vec<(u32, u32)>>,
+    /// `Some` while the part goes on: where it is, after what `outcome`
+    /// holds; `None` when the part is done.
+    pub position: Option<PartPosition>,
 }
 
 /// The bit of the address `run` of a probe (which splits a part). Not
@@ -492,7 +589,7 @@ impl PartedSearch<'_> {
         // The first part whose search was halted: later ones are not searched.
         let ended = AtomicUsize::new(usize::MAX);
         let flight = flight::current();
-        let (sender, receiver) = mpsc::channel::<(usize, PartOutcome<R>)>();
+        let (sender, receiver) = mpsc::channel::<(usize, PartOutcome<R>, Option<PartPosition>)>();
         std::thread::scope(|scope| {
             for t in 0..threads {
                 let (sender, next, ended, parts, flight) = (sender.clone(), &next, &ended, &parts, flight.clone());
@@ -510,8 +607,9 @@ impl PartedSearch<'_> {
                             if index > ended.load(Ordering::Relaxed) {
                                 return; // A part before it ended the search.
                             }
+                            let from = self.position.as_ref().filter(|_| index == self.parts_done);
                             let mut candidate = Candidate::new(self.space.clone());
-                            candidate.set_values(&part.values);
+                            candidate.set_values(from.map_or(&part.values, |p| &p.values));
                             // Killed inputs of this part only: the search looks them up at every candidate.
                             let run_number = self.run_base + index as u64;
                             let killed: Vec<Killed> =
@@ -521,12 +619,27 @@ impl PartedSearch<'_> {
                                 killed: &killed,
                                 opening: part.settled.as_ref(),
                                 options: self.options,
+                                stop: self.stop,
+                                chunked: true,
                             };
-                            let outcome = run.search(&mut candidate, part.frozen(), self.invariants, &mut |c| found(c));
+                            let chunks = &mut |chunk, position| {
+                                let _ = sender.send((index, chunk, Some(position)));
+                            };
+                            let outcome = run.search(
+                                &mut candidate,
+                                part.frozen(),
+                                from,
+                                self.invariants,
+                                &mut |c| found(c),
+                                chunks,
+                            );
+                            if outcome.ending == Ending::Stopped {
+                                return;
+                            }
                             if outcome.halted {
                                 ended.fetch_min(index, Ordering::Relaxed);
                             }
-                            if sender.send((index, outcome)).is_err() {
+                            if sender.send((index, outcome, None)).is_err() {
                                 return;
                             }
                         }
@@ -534,27 +647,33 @@ impl PartedSearch<'_> {
                     .expect("spawning a search thread");
             }
             drop(sender);
-            // Parts come back in any order; they are told in order.
-            let mut waiting = std::collections::BTreeMap::new();
+            // Chunks come back in any order; they are told in order, each
+            // part's as its thread handed them on.
+            let mut waiting: BTreeMap<usize, VecDeque<Handed<R>>> = BTreeMap::new();
             let mut skip = self.skip.clone();
             let mut over = false;
             let mut expected = self.parts_done;
-            for (index, outcome) in receiver {
-                waiting.insert(index, outcome);
-                while let Some(outcome) = waiting.remove(&expected) {
+            for (index, outcome, position) in receiver {
+                waiting.entry(index).or_default().push_back((outcome, position));
+                while let Some((outcome, position)) = waiting.get_mut(&expected).and_then(VecDeque::pop_front) {
                     let part = &parts[expected];
                     let kept = match &skip {
                         _ if over => false,
                         Some(prefix) if part.under(prefix) => false,
                         _ => true,
                     };
+                    if position.is_some() {
+                        let outcome = kept.then_some(outcome);
+                        report(PartReport { index: expected, parts: count, outcome, skip: skip.clone(), position });
+                        continue;
+                    }
                     let outcome = kept.then(|| {
                         let ending = match &outcome.ending {
                             Ending::Carry(eq) => carried(part, parts.get(expected + 1), eq),
                             other => other.clone(),
                         };
                         skip = match ending {
-                            Ending::Next | Ending::Carry(_) => None,
+                            Ending::Next | Ending::Carry(_) | Ending::Stopped => None,
                             Ending::Skip(p) => {
                                 Some(part.prefix[..=p].iter().map(|&f| (f, part.values[f as usize])).collect())
                             }
@@ -565,7 +684,8 @@ impl PartedSearch<'_> {
                         };
                         outcome
                     });
-                    report(PartReport { index: expected, parts: count, outcome, skip: skip.clone() });
+                    report(PartReport { index: expected, parts: count, outcome, skip: skip.clone(), position: None });
+                    waiting.remove(&expected);
                     expected += 1;
                 }
             }
@@ -619,6 +739,7 @@ where
         killed: &[],
         parts_done: 0,
         skip: None,
+        position: None,
         stop: None,
         run_base: 0,
     };
