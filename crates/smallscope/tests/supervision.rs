@@ -307,8 +307,8 @@ fn finished_counts(events: &[Event]) -> Option<smallscope::events::Counts> {
 #[test]
 fn a_korat_run_stopped_inside_a_part_resumes_there_to_the_same_structures() {
     for threads in [1, 2] {
-        let settings = KoratSettings { threads, record: true, ..KoratSettings::new(5) };
-        let space = korat::space::<Tree>(5).unwrap();
+        let settings = KoratSettings { threads, record: true, ..KoratSettings::new(6) };
+        let space = korat::space::<Tree>(6).unwrap();
         let plain = Arc::new(korat::from_fn::<Tree>(plain_tree));
         let job = KoratJob::new("test-tree".into(), space.clone(), plain, settings.clone(), None);
         let never = StopFlag::new();
