@@ -320,8 +320,8 @@ impl Deadline {
         Deadline { passed, _cancel: cancel }
     }
 
-    fn passed(deadline: &Option<Deadline>) -> bool {
-        deadline.as_ref().is_some_and(|d| d.passed.load(Ordering::Relaxed))
+    fn passed(&self) -> bool {
+        self.passed.load(Ordering::Relaxed)
     }
 }
 
@@ -509,7 +509,7 @@ impl Job for KoratJob {
                 Stop::Quarantined
             }
             (true, false) => Stop::Complete,
-            (false, false) if Deadline::passed(&deadline) => Stop::TimeLimit,
+            (false, false) if deadline.as_ref().is_some_and(Deadline::passed) => Stop::TimeLimit,
             (false, false) => start.stop.reason().unwrap_or(Stop::Interrupted),
         };
         out.event(Event::RunFinished(RunFinished {

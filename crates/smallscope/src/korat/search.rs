@@ -236,8 +236,9 @@ struct Walk<'r, R> {
     judged: bool,
     /// A quarantining input was stepped past: the search ends.
     halted: bool,
-    /// Candidates judged and found valid when the last chunk was handed on.
-    sent: (u64, u64),
+    /// Candidates judged, and found valid, when the last chunk was handed on.
+    sent_explored: u64,
+    sent_found: u64,
     found: &'r mut dyn FnMut(&Candidate) -> Option<R>,
 }
 
@@ -246,12 +247,12 @@ impl<R> Walk<'_, R> {
     fn take_chunk(&mut self) -> PartOutcome<R> {
         let stats = &mut self.out.stats;
         let chunk = SearchStats {
-            found: stats.found - self.sent.1,
-            explored: stats.explored - self.sent.0,
+            found: stats.found - self.sent_found,
+            explored: stats.explored - self.sent_explored,
             seconds: 0.0,
             classes: std::mem::take(&mut stats.classes),
         };
-        self.sent = (stats.explored, stats.found);
+        (self.sent_explored, self.sent_found) = (stats.explored, stats.found);
         PartOutcome {
             stats: chunk,
             found: std::mem::take(&mut self.out.found),
@@ -300,13 +301,14 @@ impl PartRun<'_> {
             phase: Phase::Engine,
             judged: false,
             halted: false,
-            sent: (0, 0),
+            sent_explored: 0,
+            sent_found: 0,
             found,
         };
         if let Some(from) = from {
             walk.stack.clone_from(&from.stack);
             walk.out.stats.explored = from.explored;
-            walk.sent = (from.explored, 0);
+            walk.sent_explored = from.explored;
         }
         loop {
             let ran = run_captured(UserCode::new(During::RepOk, 0), || {
