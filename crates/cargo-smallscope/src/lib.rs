@@ -124,8 +124,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 }
 
 fn init(options: &CargoOptions) -> anyhow::Result<ExitCode> {
+    let added = project::add_dependency(options)?;
     let project = Project::find(options)?;
     let mut out = std::io::stdout().lock();
+    if let Some(source) = added {
+        let manifest = project.show(&project.dir.join("Cargo.toml"));
+        writeln!(out, "added the smallscope dependency to {manifest} (path {})", source.display())?;
+    }
     for (path, outcome) in harness::init(&project)? {
         let path = project.show(&path);
         match outcome {

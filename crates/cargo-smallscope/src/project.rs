@@ -82,14 +82,7 @@ pub enum Source {
 impl Project {
     /// The crate `options` name, from the current folder.
     pub fn find(options: &CargoOptions) -> Result<Project, Problem> {
-        let manifest = match &options.manifest_path {
-            Some(path) if path.is_file() => path.clone(),
-            Some(path) => return Err(Problem::new(format!("no manifest at {}", path.display()))),
-            None => nearest_manifest()?,
-        };
-        let metadata = MetadataCommand::new().manifest_path(&manifest).no_deps().exec().map_err(|e| {
-            Problem::new(format!("cargo metadata could not read {}: {}", manifest.display(), one_line(&e)))
-        })?;
+        let (metadata, manifest) = read_metadata(options)?;
         let package = choose_package(&metadata, &manifest, options.package.as_deref())?;
         let lib = package
             .targets
@@ -104,7 +97,7 @@ impl Project {
             })?;
         let smallscope = package.dependencies.iter().find(|d| d.name == "smallscope").ok_or_else(|| {
             Problem::new(format!(
-                "package `{}` does not depend on smallscope: add it (`cargo add smallscope`) and put #[smallscope::api] on a type",
+                "package `{}` does not depend on smallscope: `cargo smallscope init` adds it; then put #[smallscope::api] on a type",
                 package.name
             ))
         })?;
@@ -147,6 +140,66 @@ impl Project {
         let shown = path.strip_prefix(&cwd).or_else(|_| path.strip_prefix(&self.dir)).unwrap_or(path);
         shown.display().to_string()
     }
+}
+
+/// The workspace metadata of the crate `options` name, and the manifest
+/// it was read from.
+fn read_metadata(options: &CargoOptions) -> Result<(Metadata, PathBuf), Problem> {
+    let manifest = match &options.manifest_path {
+        Some(path) if path.is_file() => path.clone(),
+        Some(path) => return Err(Problem::new(format!("no manifest at {}", path.display()))),
+        None => nearest_manifest()?,
+    };
+    let metadata =
+        MetadataCommand::new().manifest_path(&manifest).no_deps().exec().map_err(|e| {
+            Problem::new(format!("cargo metadata could not read {}: {}", manifest.display(), one_line(&e)))
+        })?;
+    Ok((metadata, manifest))
+}
+
+/// The `smallscope` crate of the checkout this program was built from
+/// (`cargo install --path crates/cargo-smallscope` builds it in place).
+pub fn own_smallscope() -> PathBuf {
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("a crate is in a folder");
+    crates.join("smallscope")
+}
+
+/// Makes the crate `options` name depend on `smallscope` when it does not
+/// yet: `cargo add` from this program's own checkout. The path it added
+/// from, when it did.
+pub fn add_dependency(options: &CargoOptions) -> Result<Option<PathBuf>, Problem> {
+    let (metadata, manifest) = read_metadata(options)?;
+    let package = choose_package(&metadata, &manifest, options.package.as_deref())?;
+    if package.dependencies.iter().any(|d| d.name == "smallscope") {
+        return Ok(None);
+    }
+    let source = own_smallscope();
+    let gone = || {
+        Problem::new(format!(
+            "package `{}` does not depend on smallscope, and the checkout cargo-smallscope was installed from ({}) is \
+             gone: add it with `cargo add smallscope --path <checkout>/crates/smallscope`",
+            package.name,
+            source.display()
+        ))
+    };
+    let source = source.canonicalize().map_err(|_| gone())?;
+    if !source.join("Cargo.toml").is_file() {
+        return Err(gone());
+    }
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let output = std::process::Command::new(cargo)
+        .args(["add", "--quiet", "smallscope", "--path"])
+        .arg(&source)
+        .arg("--manifest-path")
+        .arg(package.manifest_path.as_std_path())
+        .output()
+        .map_err(|e| Problem::new(format!("running cargo add: {e}")))?;
+    if !output.status.success() {
+        let said = String::from_utf8_lossy(&output.stderr);
+        let line = said.lines().find(|l| l.starts_with("error")).unwrap_or_else(|| said.trim());
+        return Err(Problem::new(format!("cargo add smallscope --path {} failed: {line}", source.display())));
+    }
+    Ok(Some(source))
 }
 
 /// The Cargo.toml in the current folder or the nearest one above it.

@@ -28,8 +28,11 @@ fn before_init_it_says_to_run_init() {
     refused(&cargo_smallscope(&dir, &["list"]), "run `cargo smallscope init` first");
 }
 
+/// A fresh `cargo new --lib` crate: `init` adds the dependency, from the
+/// checkout `cargo-smallscope` was built from; before that, the other
+/// commands say to run it.
 #[test]
-fn a_crate_without_smallscope_is_told_how_to_add_it() {
+fn init_adds_the_smallscope_dependency_to_a_crate_without_it() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("src")).unwrap();
     std::fs::write(dir.path().join("src/lib.rs"), "").unwrap();
@@ -38,7 +41,18 @@ fn a_crate_without_smallscope_is_told_how_to_add_it() {
         "[package]\nname = \"plain\"\nversion = \"0.1.0\"\nedition = \"2021\"\n[workspace]\n",
     )
     .unwrap();
-    refused(&cargo_smallscope(dir.path(), &["init"]), "does not depend on smallscope: add it");
+    refused(&cargo_smallscope(dir.path(), &["list"]), "does not depend on smallscope: `cargo smallscope init` adds it");
+    let said = cargo_smallscope(dir.path(), &["init"]);
+    assert_eq!(said.code, 0, "{said:?}");
+    assert!(said.stdout.contains("added the smallscope dependency to Cargo.toml"), "{said:?}");
+    assert!(said.stdout.contains("created smallscope/Cargo.toml"), "{said:?}");
+    let manifest: toml::Table = std::fs::read_to_string(dir.path().join("Cargo.toml")).unwrap().parse().unwrap();
+    let path = manifest["dependencies"]["smallscope"]["path"].as_str().unwrap();
+    let checkout = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../smallscope").canonicalize().unwrap();
+    assert_eq!(dir.path().join(path).canonicalize().unwrap(), checkout, "{path}");
+    let again = cargo_smallscope(dir.path(), &["init"]);
+    assert_eq!(again.code, 0, "{again:?}");
+    assert!(!again.stdout.contains("added"), "{again:?}");
 }
 
 #[test]

@@ -5,6 +5,9 @@
 //! without) holds:
 //! - `events.ndjson` and `journal.bin`: every committed event and the
 //!   engine's journal, appended commit by commit;
+//! - `resume.bin`: the committed events as a restarted worker reads them
+//!   ([`resume_log`]: no texts or pictures, no JSON), so that a restart does
+//!   not parse every event of the run again;
 //! - `checkpoint.json`: how many bytes of each are committed, written
 //!   atomically, so that a run killed mid-write resumes from a whole commit;
 //! - `job.json`: the command line, so that `--resume` continues only the
@@ -12,7 +15,9 @@
 //! - `flight` and `killed.json`: what a worker shares with its supervisor.
 //!
 //! A worker restarted after a crash, and `--resume`, read the committed
-//! state from here. The final files are written to temporary names in
+//! state from here: `--resume` from the events (the report needs all of
+//! them), writing the resume log again as it goes; a worker from the
+//! resume log. The final files are written to temporary names in
 //! `DIR` and renamed into place, the summary last; a finished run removes
 //! its staging folder, an interrupted one keeps it to be resumed.
 
@@ -26,12 +31,13 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use smallscope::emit::write_atomically;
 use smallscope::events::{read_ndjson, write_ndjson, Event, Fold, Stop};
-use smallscope::runner::{Batch, Flight};
+use smallscope::runner::{resume_log, Batch, Flight};
 
 use crate::BadInput;
 
 const EVENTS: &str = "events.ndjson";
 const JOURNAL: &str = "journal.bin";
+const RESUME_LOG: &str = "resume.bin";
 const CHECKPOINT: &str = "checkpoint.json";
 const JOB: &str = "job.json";
 pub const FLIGHT: &str = "flight";
@@ -43,6 +49,12 @@ const LOCK: &str = "lock";
 struct Checkpoint {
     events: u64,
     journal: u64,
+    /// Bytes of the resume log, which holds the first `logged_events`
+    /// bytes' worth of events (a worker parses the rest of them).
+    #[serde(default)]
+    resume_log: u64,
+    #[serde(default)]
+    logged_events: u64,
 }
 
 /// The command line a staging folder belongs to, and the program that ran it.
@@ -73,6 +85,7 @@ pub struct Staging {
     _lock: File,
     events: File,
     journal: File,
+    resume_log: File,
     committed: Checkpoint,
     saved: Checkpoint,
     last_save: Instant,
@@ -164,14 +177,27 @@ impl Staging {
             file.seek(std::io::SeekFrom::End(0))?;
             Ok(file)
         };
+        // The resume log is written again when the events are loaded.
+        committed.resume_log = 0;
+        committed.logged_events = 0;
         let events = open(EVENTS, committed.events)?;
         let journal = open(JOURNAL, committed.journal)?;
+        let resume_log = open(RESUME_LOG, 0)?;
         write_atomically(&dir.join(JOB), serde_json::to_string(&job)?.as_bytes())
             .map_err(|e| BadInput(format!("cannot write into {}: {e}", dir.display())))?;
         // Saved once now whatever it says: a checkpoint an earlier run left goes.
-        let saved = Checkpoint { events: u64::MAX, journal: u64::MAX };
-        let mut staging =
-            Staging { dir, _temp: temp, _lock: lock, events, journal, committed, saved, last_save: Instant::now() };
+        let saved = Checkpoint { events: u64::MAX, ..Checkpoint::default() };
+        let mut staging = Staging {
+            dir,
+            _temp: temp,
+            _lock: lock,
+            events,
+            journal,
+            resume_log,
+            committed,
+            saved,
+            last_save: Instant::now(),
+        };
         staging.save()?;
         Ok(staging)
     }
@@ -183,6 +209,16 @@ impl Staging {
     /// Appends a commit; the checkpoint file follows at most once a second
     /// (and on [`Staging::save`]).
     pub fn append(&mut self, batch: &Batch) -> anyhow::Result<()> {
+        // The log goes on only while it holds every committed event.
+        let logging = self.committed.logged_events == self.committed.events;
+        if logging {
+            let mut log = Vec::new();
+            for event in &batch.events {
+                resume_log::append(event, &mut log);
+            }
+            self.resume_log.write_all(&log)?;
+            self.committed.resume_log += log.len() as u64;
+        }
         if batch.ndjson.is_empty() {
             let mut bytes = Vec::new();
             for event in &batch.events {
@@ -193,6 +229,9 @@ impl Staging {
         } else {
             self.events.write_all(&batch.ndjson)?;
             self.committed.events += batch.ndjson.len() as u64;
+        }
+        if logging {
+            self.committed.logged_events = self.committed.events;
         }
         self.journal.write_all(&batch.journal)?;
         self.committed.journal += batch.journal.len() as u64;
@@ -206,6 +245,7 @@ impl Staging {
     pub fn save(&mut self) -> anyhow::Result<()> {
         self.events.flush()?;
         self.journal.flush()?;
+        self.resume_log.flush()?;
         if self.committed != self.saved {
             write_atomically(&self.dir.join(CHECKPOINT), serde_json::to_string(&self.committed)?.as_bytes())?;
             self.saved = self.committed;
@@ -214,10 +254,27 @@ impl Staging {
         Ok(())
     }
 
-    /// The committed events, folded, and the journal: what a run resumes
-    /// from; `None` when nothing is committed.
-    pub fn load<F: Fold>(&self) -> anyhow::Result<Option<(F, Vec<u8>)>> {
-        load_committed(&self.dir)
+    /// The committed events, folded, and the journal: what `--resume`
+    /// carries on from; `None` when nothing is committed. Writes the resume
+    /// log of those events for the workers.
+    pub fn load<F: Fold>(&mut self) -> anyhow::Result<Option<(F, Vec<u8>)>> {
+        if self.committed.events == 0 {
+            return Ok(None);
+        }
+        let events = read_range(&self.dir.join(EVENTS), 0, self.committed.events)?;
+        let mut fold = F::default();
+        let mut log = Vec::new();
+        for event in read_ndjson(&events[..]) {
+            let event = event.map_err(|e| anyhow::anyhow!("reading committed events: {e}"))?;
+            resume_log::append(&event, &mut log);
+            fold.apply(event);
+        }
+        self.resume_log.write_all(&log)?;
+        self.committed.resume_log = log.len() as u64;
+        self.committed.logged_events = self.committed.events;
+        self.save()?;
+        let journal = read_range(&self.dir.join(JOURNAL), 0, self.committed.journal)?;
+        Ok(Some((fold, journal)))
     }
 
     /// Whether the committed events end the run (it was stopped after its
@@ -295,7 +352,9 @@ fn run_finished(path: &Path, len: u64) -> anyhow::Result<Option<(Stop, u64)>> {
 }
 
 /// What a staging folder has committed: its events folded, and its journal;
-/// `None` when nothing is. A worker reads it to carry on; so does `--resume`.
+/// `None` when nothing is. A worker reads it to carry on: the events from
+/// the resume log, and those past it (none, but while `--resume` writes
+/// it again) from `events.ndjson`.
 pub fn load_committed<F: Fold>(dir: &Path) -> anyhow::Result<Option<(F, Vec<u8>)>> {
     let checkpoint: Checkpoint = match std::fs::read_to_string(dir.join(CHECKPOINT)) {
         Ok(text) => serde_json::from_str(&text).context("reading the checkpoint")?,
@@ -304,21 +363,25 @@ pub fn load_committed<F: Fold>(dir: &Path) -> anyhow::Result<Option<(F, Vec<u8>)
     if checkpoint.events == 0 {
         return Ok(None);
     }
-    let events = read_prefix(&dir.join(EVENTS), checkpoint.events)?;
     let mut fold = F::default();
+    let log = read_range(&dir.join(RESUME_LOG), 0, checkpoint.resume_log)?;
+    resume_log::fold(&log, &mut fold).map_err(|e| anyhow::anyhow!("reading {RESUME_LOG}: {e}"))?;
+    let events = read_range(&dir.join(EVENTS), checkpoint.logged_events, checkpoint.events)?;
     for event in read_ndjson(&events[..]) {
         fold.apply(event.map_err(|e| anyhow::anyhow!("reading committed events: {e}"))?);
     }
-    let journal = read_prefix(&dir.join(JOURNAL), checkpoint.journal)?;
+    let journal = read_range(&dir.join(JOURNAL), 0, checkpoint.journal)?;
     Ok(Some((fold, journal)))
 }
 
-/// The first `len` bytes of `path`.
-fn read_prefix(path: &Path, len: u64) -> anyhow::Result<Vec<u8>> {
+/// Bytes `from..to` of `path`.
+fn read_range(path: &Path, from: u64, to: u64) -> anyhow::Result<Vec<u8>> {
+    let len = to.saturating_sub(from);
     if len == 0 {
         return Ok(Vec::new());
     }
-    let file = File::open(path).with_context(|| format!("opening {}", path.display()))?;
+    let mut file = File::open(path).with_context(|| format!("opening {}", path.display()))?;
+    file.seek(std::io::SeekFrom::Start(from))?;
     let mut bytes = Vec::with_capacity(len as usize);
     BufReader::new(file).take(len).read_to_end(&mut bytes)?;
     anyhow::ensure!(bytes.len() as u64 == len, "{} is shorter than its checkpoint", path.display());
@@ -340,4 +403,95 @@ pub fn map_flight(file: &File) -> std::io::Result<Arc<Flight>> {
         let slice = std::slice::from_raw_parts(map.as_ptr().cast::<AtomicU64>(), words);
         Flight::mapped_by(slice, Box::new(map))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use smallscope::events::{Event, Note, StructureFound};
+    use smallscope::sequence::{Output, Step};
+    use smallscope::BeapiReport;
+
+    /// A commit of `n` structures (with texts, as a run records them) and a note.
+    fn commit(from: u64, n: u64) -> Batch {
+        let structure = |index| {
+            Event::Structure(StructureFound {
+                index,
+                level: Some(1),
+                fingerprint: Some(smallscope::events::Fingerprint(u128::from(index) * 7919)),
+                canonical: Some(format!("Structure#{index} with a long canonical text")),
+                rebuild: smallscope::events::Rebuild::Step(Step { op: 0, args: vec![], output: Output::Result }),
+                variant: false,
+                picture: None,
+                graph: None,
+            })
+        };
+        let mut events: Vec<Event> = (from..from + n).map(structure).collect();
+        events.push(Event::Note(Note { text: format!("after {}", from + n) }));
+        Batch { events, journal: vec![from as u8], ndjson: Vec::new() }
+    }
+
+    fn steps(report: &BeapiReport) -> Vec<(Option<smallscope::events::Fingerprint>, String)> {
+        report.structures.iter().map(|s| (s.fingerprint, format!("{:?}", s.step))).collect()
+    }
+
+    /// Overwrites `events.ndjson` with bytes that are not JSON, keeping its length.
+    fn spoil_events(dir: &Path) {
+        let path = dir.join(EVENTS);
+        let len = std::fs::metadata(&path).unwrap().len() as usize;
+        std::fs::write(&path, vec![b'#'; len]).unwrap();
+    }
+
+    #[test]
+    fn a_worker_reads_the_resume_log_not_the_events() {
+        let out = tempfile::tempdir().unwrap();
+        let args = vec!["beapi".to_owned()];
+        let mut staging = Staging::open(Some(out.path()), false, &args).unwrap();
+        staging.append(&commit(0, 3)).unwrap();
+        staging.append(&commit(3, 2)).unwrap();
+        staging.save().unwrap();
+        let (by_events, journal) = staging.load_events_for_test();
+        spoil_events(staging.dir());
+        let (by_log, log_journal): (BeapiReport, _) = load_committed(staging.dir()).unwrap().unwrap();
+        assert_eq!(steps(&by_log), steps(&by_events));
+        assert_eq!(steps(&by_log).len(), 5);
+        assert_eq!(by_log.notes, ["after 3", "after 5"]);
+        assert_eq!(log_journal, journal);
+        assert!(by_log.structures.iter().all(|s| s.canonical.is_none()));
+    }
+
+    #[test]
+    fn resume_writes_the_log_again_and_the_workers_read_it() {
+        let out = tempfile::tempdir().unwrap();
+        let args = vec!["beapi".to_owned()];
+        {
+            let mut staging = Staging::open(Some(out.path()), false, &args).unwrap();
+            staging.append(&commit(0, 4)).unwrap();
+            staging.close(false).unwrap();
+        }
+        // An earlier program's staging folder has no resume log.
+        std::fs::remove_file(out.path().join(".smallscope").join(RESUME_LOG)).unwrap();
+        let mut staging = Staging::open(Some(out.path()), true, &args).unwrap();
+        let (resumed, _): (BeapiReport, _) = staging.load().unwrap().unwrap();
+        staging.append(&commit(4, 1)).unwrap();
+        staging.save().unwrap();
+        let (by_events, _) = staging.load_events_for_test();
+        spoil_events(staging.dir());
+        let (by_log, _): (BeapiReport, _) = load_committed(staging.dir()).unwrap().unwrap();
+        assert_eq!(steps(&resumed).len(), 4);
+        assert_eq!(steps(&by_log), steps(&by_events));
+        assert_eq!(by_log.notes, ["after 4", "after 5"]);
+    }
+
+    impl Staging {
+        /// The committed events folded from `events.ndjson` itself.
+        fn load_events_for_test(&self) -> (BeapiReport, Vec<u8>) {
+            let events = read_range(&self.dir.join(EVENTS), 0, self.committed.events).unwrap();
+            let mut fold = BeapiReport::default();
+            for event in read_ndjson(&events[..]) {
+                fold.apply(event.unwrap());
+            }
+            (fold, read_range(&self.dir.join(JOURNAL), 0, self.committed.journal).unwrap())
+        }
+    }
 }

@@ -125,7 +125,14 @@ impl Fold for BeapiReport {
                 });
             }
             Event::Failure(failure) => failure.fold_into(&mut self.failures),
-            Event::Level(level) => self.levels.push(level),
+            Event::Level(level) => {
+                // A stopped level reports what it did; resumed, it runs
+                // again from its start and reports the whole of it.
+                if self.levels.last().is_some_and(|last| last.level == level.level) {
+                    self.levels.pop();
+                }
+                self.levels.push(level);
+            }
             Event::Progress(progress) => {
                 self.take_counts(&progress.counts, &progress.group_counts, progress.seconds);
                 let crate::events::Resume::Beapi(resume) = progress.resume else { return };
@@ -196,5 +203,26 @@ impl BeapiReport {
     /// Which slot of its last call holds structure `index`.
     pub fn output_of(&self, index: usize) -> Output {
         self.structures[index].step.output
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn level(level: u32, structures: usize, explored: u64) -> Event {
+        Event::Level(LevelStats { level, structures, explored, checked: 0, seconds: 1.0 })
+    }
+
+    /// A run stopped inside level 3 reports what it did of it; resumed,
+    /// the level runs again from its start and reports all of it.
+    #[test]
+    fn a_resumed_level_replaces_the_row_its_stop_reported() {
+        let mut report = BeapiReport::default();
+        for event in [level(1, 1, 1), level(2, 3, 4), level(3, 5, 9), level(3, 12, 20), level(4, 30, 60)] {
+            report.apply(event);
+        }
+        let rows: Vec<(u32, usize, u64)> = report.levels.iter().map(|l| (l.level, l.structures, l.explored)).collect();
+        assert_eq!(rows, [(1, 1, 1), (2, 3, 4), (3, 12, 20), (4, 30, 60)]);
     }
 }

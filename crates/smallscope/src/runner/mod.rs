@@ -28,6 +28,7 @@ mod capture;
 pub mod flight;
 mod killed;
 pub mod memory;
+pub mod resume_log;
 mod supervise;
 mod thread;
 mod witness;
