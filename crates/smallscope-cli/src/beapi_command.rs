@@ -73,9 +73,8 @@ pub struct BeapiArgs {
     pub time_limit: Option<f64>,
     #[command(flatten)]
     pub tests: TestFiles,
-    /// With --out, draw the first N structures in report.html.
-    #[arg(long, value_name = "N", default_value_t = 200)]
-    pub pictures: u32,
+    #[command(flatten)]
+    pub pictures: crate::PictureArgs,
     /// At most this many structure tests in --emit-tests.
     #[arg(long)]
     pub max_tests: Option<usize>,
@@ -143,7 +142,7 @@ impl BeapiArgs {
         config.cache_dir = self.cache.dir();
         config.record_canonical = self.run.out.is_some() || self.tests.any() || self.field_graphs || self.canonical;
         config.graphs = self.field_graphs;
-        config.pictures = if self.run.out.is_some() { self.pictures } else { 0 };
+        config.pictures = self.pictures.drawn(&self.run);
         config.validate()?;
         Ok(config)
     }

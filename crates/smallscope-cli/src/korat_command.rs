@@ -46,6 +46,8 @@ pub struct KoratArgs {
     #[arg(long, hide = true)]
     pub canonical: bool,
     #[command(flatten)]
+    pub pictures: crate::PictureArgs,
+    #[command(flatten)]
     pub run: RunArgs,
 }
 
@@ -98,6 +100,7 @@ impl KoratArgs {
             record: self.run.out.is_some() || self.record,
             canonical: self.canonical,
             time_limit: self.time_limit()?,
+            pictures: self.pictures.drawn(&self.run),
             ..KoratSettings::new(scope)
         };
         let (name, invariants, command) =
@@ -153,7 +156,7 @@ pub fn run(args: &KoratArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
             }
             Ok(())
         }));
-        files.push(crate::report::Page::korat(&summary).file());
+        files.push(crate::report::Page::korat(&summary, &report).file());
     }
     let summary = finished.write(&args.run, files, summary, |s| &mut s.run)?;
     match args.format {

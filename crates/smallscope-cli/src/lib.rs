@@ -141,6 +141,25 @@ pub struct RunArgs {
     pub memory_limit_mb: Option<u64>,
 }
 
+/// How many structures `report.html` draws, for the commands that keep structures.
+#[derive(clap::Args, Debug, Clone)]
+pub struct PictureArgs {
+    /// With --out, draw the first N structures in report.html.
+    #[arg(long, value_name = "N", default_value_t = 200)]
+    pub pictures: u32,
+}
+
+impl PictureArgs {
+    /// Pictures to draw: none without `--out`, which has no report.
+    pub fn drawn(&self, run: &RunArgs) -> u32 {
+        if run.out.is_some() {
+            self.pictures
+        } else {
+            0
+        }
+    }
+}
+
 /// Where identified builders are cached, for the commands that identify them.
 #[derive(clap::Args, Debug, Clone)]
 pub struct CacheArgs {

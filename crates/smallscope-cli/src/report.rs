@@ -20,6 +20,7 @@ use plotters::prelude::*;
 use smallscope::beapi::BeapiReport;
 use smallscope::emit::{dot_to_svg, type_expr};
 use smallscope::events::{Failure, LevelStats};
+use smallscope::korat::KoratReport;
 use smallscope::random::{witness_program, RandomReport};
 
 use smallscope::coverage::{ScopeMeasure, Transcoped};
@@ -69,6 +70,8 @@ struct FailureView {
     /// The witness as Rust statements.
     code: Vec<String>,
     picture: Option<Picture>,
+    /// What the failing call left, what changed marked red.
+    after: Option<Picture>,
     replay: Option<String>,
 }
 
@@ -76,6 +79,8 @@ struct FailureView {
 struct Structures {
     total: usize,
     shown: Vec<StructureView>,
+    /// The order they are shown in, as the page says it.
+    order: &'static str,
 }
 
 #[derive(Debug)]
@@ -162,7 +167,7 @@ impl Page {
             replay: summary.run.replay.clone(),
             levels: summary.levels.clone(),
             failures,
-            structures: Some(Structures { total: summary.structures, shown }),
+            structures: Some(Structures { total: summary.structures, shown, order: "the smallest first" }),
             notes: summary.notes.clone(),
             ..Page::default()
         }
@@ -203,8 +208,9 @@ impl Page {
         }
     }
 
-    /// A Korat run.
-    pub fn korat(summary: &KoratSummary) -> Page {
+    /// A Korat run; it shows the structures the run drew, each with its
+    /// canonical text when the run recorded it.
+    pub fn korat(summary: &KoratSummary, report: &KoratReport) -> Page {
         let mut facts = counted(vec![
             ("type", summary.type_name.clone()),
             ("scope", summary.scope.to_string()),
@@ -218,6 +224,20 @@ impl Page {
             facts,
             replay: summary.run.replay.clone(),
             failures: summary.failure_groups.iter().map(FailureView::of).collect(),
+            structures: (!report.pictures.is_empty()).then(|| Structures {
+                total: report.structures.len(),
+                shown: report
+                    .pictures
+                    .iter()
+                    .map(|(index, canonical, dot)| StructureView {
+                        index: *index,
+                        code: canonical.iter().cloned().collect(),
+                        picture: draw(dot, &format!("structure {index}")),
+                    })
+                    .collect(),
+                order: "in the order the search found them",
+            }),
+            notes: summary.notes.clone(),
             ..Page::default()
         }
     }
@@ -378,14 +398,24 @@ impl Page {
                         h3 { (i + 1) ". " (failure.heading) }
                         p { (failure.message) }
                         p.count { (failure.count) " failing inputs in this group; the simplest:" }
-                        div.pair {
-                            pre { code { @for line in &failure.code { (line) "\n" } } }
-                            @if let Some(picture) = &failure.picture {
-                                figure.structure {
-                                    (picture_markup(picture))
-                                    figcaption { "The structure just before the failing call" }
+                        @let before = failure.picture.as_ref().map(|picture| html! {
+                            figure.structure {
+                                (picture_markup(picture))
+                                figcaption { "The structure just before the failing call" }
+                            }
+                        });
+                        @let code = html! { pre { code { @for line in &failure.code { (line) "\n" } } } };
+                        @if let Some(after) = &failure.after {
+                            (code)
+                            div.sides {
+                                (before.unwrap_or_default())
+                                figure.structure.after {
+                                    (picture_markup(after))
+                                    figcaption { "What the call left, which fails the check; what changed is red" }
                                 }
                             }
+                        } @else {
+                            div.pair { (code) (before.unwrap_or_default()) }
                         }
                         @if let Some(replay) = &failure.replay { p.replay { "Reproduce: " code { (replay) } } }
                     }
@@ -460,9 +490,9 @@ fn structures_section(structures: &Structures) -> Markup {
             p.count {
                 @if structures.shown.len() < structures.total {
                     "Showing " (structures.shown.len()) " of " (structures.total)
-                    " structures, the smallest first; all are in structures.jsonl."
+                    " structures, " (structures.order) "; all are in structures.jsonl."
                 } @else {
-                    "All " (structures.total) " structures, the smallest first."
+                    "All " (structures.total) " structures, " (structures.order) "."
                 }
             }
             div.grid {
@@ -470,7 +500,9 @@ fn structures_section(structures: &Structures) -> Markup {
                     article.structure-card {
                         h3 { "#" (structure.index) }
                         figure.structure { (picture_markup(&structure.picture)) }
-                        pre { code { @for line in &structure.code { (line) "\n" } } }
+                        @if !structure.code.is_empty() {
+                            pre { code { @for line in &structure.code { (line) "\n" } } }
+                        }
                     }
                 }
             }
@@ -527,6 +559,11 @@ impl FailureView {
             count: failure.count,
             code: vec![failure.witness.text.clone()],
             picture: failure.picture.as_deref().map(|dot| draw(dot, "before the failing call")),
+            after: failure
+                .picture
+                .as_deref()
+                .zip(failure.picture_after.as_deref())
+                .map(|(before, after)| draw(&smallscope::emit::mark_changes(before, after), "after the failing call")),
             replay: failure.replay.clone(),
         }
     }
@@ -697,7 +734,7 @@ td.field, th:first-child { text-align: left; }
 .structure-card h3 { font-size: 14px; margin: 0 0 6px; color: #5a6478; }
 .structure-card pre { white-space: pre-wrap; overflow-wrap: anywhere; }
 .picture svg { max-width: 100%; height: auto; }
-.sides { display: grid; grid-template-columns: 1fr 1fr; gap: 20px; }
+.sides { display: grid; grid-template-columns: 1fr 1fr; gap: 20px; margin-top: 10px; }
 .witness { border: 1px solid #d8dde6; border-radius: 6px; padding: 8px; margin-bottom: 12px; }
 .error { color: #c53030; }
 ";

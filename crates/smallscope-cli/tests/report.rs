@@ -83,8 +83,38 @@ fn a_beapi_report_shows_every_structure_with_its_picture_and_the_plot() {
     assert!(dom.contains("All 15 structures"));
 }
 
+/// Korat's report draws the structures its search found, as BEAPI's does:
+/// the binary trees of 3 nodes are the Catalan(3) shapes, each a box for
+/// the tree and one per node, joined by `root` and 2 child edges.
 #[test]
-fn a_report_shows_each_failure_with_its_witness_and_the_structure_before_it() {
+fn a_korat_report_draws_every_structure_the_search_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let summary = run(&["korat", "binary-tree", "--scope", "3", "--out", "trees"], dir.path());
+    assert_eq!(summary["structures"], catalan(3));
+    let dom = page_dom(&dir.path().join("trees/report.html"));
+    let cards = elements(&dom, "article", "structure-card");
+    assert_eq!(cards.len() as u64, catalan(3), "one card per tree");
+    let mut edge_counts = Vec::new();
+    for card in &cards {
+        let card = card.split("</article>").next().unwrap();
+        assert!(card.contains("<svg"), "a card without its picture:\n{card}");
+        assert_eq!(card.matches(">Node#").count(), 3, "{card}");
+        let count = |label: &str| card.matches(&format!(">{label}</tspan>")).count();
+        assert_eq!(count("root"), 1, "{card}");
+        edge_counts.push((count("left"), count("right")));
+    }
+    // Of the five trees of 3 nodes, one goes left twice, one right twice,
+    // and three (the full one and two zig-zags) once each way.
+    edge_counts.sort_unstable();
+    assert_eq!(edge_counts, [(0, 2), (1, 1), (1, 1), (1, 1), (2, 0)]);
+    assert!(dom.contains("All 5 structures, in the order the search found them."));
+    // The pictures travel in the events, as BEAPI's do.
+    let events = std::fs::read_to_string(dir.path().join("trees/events.ndjson")).unwrap();
+    assert_eq!(events.matches("\"picture\":").count() as u64, catalan(3));
+}
+
+#[test]
+fn a_report_shows_each_failure_with_its_witness_and_the_structures_before_and_after_it() {
     let dir = tempfile::tempdir().unwrap();
     let summary = run(&["beapi", "ncl-bug-cache", "--scope", "3", "--out", "ncl"], dir.path());
     let groups = summary["failure_groups"].as_array().unwrap();
@@ -99,6 +129,12 @@ fn a_report_shows_each_failure_with_its_witness_and_the_structure_before_it() {
         let written = [format!("{last_call};"), format!("{last_call}.unwrap();")];
         assert!(written.iter().any(|call| failure.contains(call)), "{last_call} missing:\n{failure}");
         assert!(failure.contains("<svg") && failure.contains("just before the failing call"), "{failure}");
+        // Every group breaks `rep_ok`: the structure the call left is drawn
+        // beside, and a broken structure differs from the one before, in red.
+        assert_eq!(group["kind"], "rep-ok-false");
+        let after = failure.split("What the call left").next().unwrap();
+        let after = &after[after.rfind("<figure").expect("a picture of what the call left")..];
+        assert!(after.contains("<svg") && after.contains("stroke=\"#ff0000ff\""), "nothing marked:\n{after}");
     }
     // Random testing draws the value its simplified witness's last call ran on.
     let random =
@@ -109,6 +145,9 @@ fn a_report_shows_each_failure_with_its_witness_and_the_structure_before_it() {
     let drawn = elements(from_id(&random_dom, "failures"), "article", "failure");
     assert_eq!(drawn.len(), random_groups);
     assert!(drawn.iter().all(|f| f.contains("<svg")), "a random failure without its picture");
+    // Its broken `rep_ok` contract draws what the calls left too.
+    assert_eq!(random["failure_groups"][0]["contract"], "rep-ok");
+    assert!(drawn[0].contains("What the call left") && drawn[0].contains("stroke=\"#ff0000ff\""), "{}", drawn[0]);
     // A run drawing fewer structures than it found says so.
     let _ = run(&["beapi", "ncl-bug-cache", "--scope", "3", "--pictures", "4", "--out", "few"], dir.path());
     let few = page_dom(&dir.path().join("few/report.html"));

@@ -359,6 +359,11 @@ pub struct Failure {
     /// run draws pictures.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub picture: Option<String>,
+    /// A picture of what the failing call left, when a check of it failed
+    /// (`rep_ok` false after the call): the broken state, to set beside
+    /// `picture`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub picture_after: Option<String>,
 }
 
 impl Failure {
@@ -379,6 +384,7 @@ impl Failure {
             shrink: None,
             assertion: Vec::new(),
             picture: None,
+            picture_after: None,
         }
     }
 
@@ -784,7 +790,8 @@ mod tests {
                 replay: None,
                 shrink: None,
                 assertion: Vec::new(),
-                picture: None,
+                picture: Some("digraph { n0 }".into()),
+                picture_after: Some("digraph { n0 -> n0 }".into()),
             }),
             Event::Note(Note { text: "a note".into() }),
         ];

@@ -1031,7 +1031,7 @@ impl<'a, T: Subject> Search<'a, T> {
     /// Checks one structure a checked call left, then drops it.
     fn check_output(&mut self, call: &CallSite<'_>, output: Output, value: T) {
         if let Some(found) = self.rep_ok_failure(&value, call.op) {
-            self.file(found, &|s| s.call_input(call, Some(output)));
+            self.file_left(found, &|s| s.call_input(call, Some(output)), Some(&value));
         }
         self.discard(value, Some(call.op), &|s| s.call_input(call, Some(output)));
     }
@@ -1075,7 +1075,7 @@ impl<'a, T: Subject> Search<'a, T> {
         let new = !self.states.contains(&key);
         if new || self.check_every_output {
             if let Some(found) = self.rep_ok_failure(&value, call.op) {
-                self.file(found, &|s| s.call_input(call, Some(output)));
+                self.file_left(found, &|s| s.call_input(call, Some(output)), Some(&value));
                 self.discard(value, Some(call.op), &|s| s.call_input(call, Some(output)));
                 return None;
             }
@@ -1161,6 +1161,12 @@ impl<'a, T: Subject> Search<'a, T> {
     /// Counts a failing input in its group; a new group is reported at once,
     /// with `input` as its witness, and committed after its execution.
     fn file(&mut self, found: Found, input: &dyn Fn(&Self) -> Input) {
+        self.file_left(found, input, None);
+    }
+
+    /// [`Self::file`], for a check that failed on `left`, what the failing
+    /// call left: a new group draws it beside the structure before the call.
+    fn file_left(&mut self, found: Found, input: &dyn Fn(&Self) -> Input, left: Option<&T>) {
         if self.restoring {
             return;
         }
@@ -1180,12 +1186,15 @@ impl<'a, T: Subject> Search<'a, T> {
         let group = self.groups.open(key);
         let input = input(self);
         let picture = self.picture_before(&input);
+        let picture_after =
+            left.filter(|_| picture.is_some()).map(|value| crate::emit::to_dot(value, "after the failing call"));
         let witness = self.witness(input, found.during);
         self.cx.out.event(Event::Failure(Failure {
             operation: operation.map(Into::into),
             location: found.location,
             replay: self.cx.replay.clone(),
             picture,
+            picture_after,
             ..Failure::new(group, found.kind, found.during, found.message, witness)
         }));
         self.commit_due = true;

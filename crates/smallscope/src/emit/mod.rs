@@ -15,7 +15,7 @@ mod rust_tests;
 
 pub use atomic::{write_atomically, AtomicFile};
 pub use jsonl::{write_jsonl, StructureRecord};
-pub use picture::{dot_to_svg, to_dot, to_svg, PictureError};
+pub use picture::{dot_to_svg, graph_to_dot, mark_changes, to_dot, to_svg, PictureError};
 pub use random_tests::{describe, random_error_tests, random_regression_tests, RandomTestOptions};
 pub(crate) use rust_tests::rep_ok_holds;
 

@@ -52,7 +52,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use rustc_hash::FxHashMap;
 
-use crate::heap::{Arena, Class, Heap, ObjRef, ObjectId, Prim, Visitor};
+use crate::heap::{Arena, Class, GraphValue, GroupKind, Heap, ObjRef, ObjectGraph, ObjectId, Prim, Visitor};
 
 /// Rendering a picture failed.
 #[derive(Debug, thiserror::Error)]
@@ -76,6 +76,69 @@ pub enum PictureError {
 /// value declares (`#[heap(index = "nodes")]` without a `#[heap(arena)] nodes`).
 pub fn to_dot<T: Heap>(root: &T, title: &str) -> String {
     Picture::of(root).dot(title)
+}
+
+/// A DOT picture of an [`ObjectGraph`] (a Korat candidate's objects, say),
+/// drawn as [`to_dot`] draws a heap: a box per object, `Class#i` with `i`
+/// its place in the graph, a line per field that is not just a reference,
+/// an edge per reference labelled with its path (`left`, `items[1]`).
+///
+/// ```
+/// use smallscope::heap::{GraphObject, GraphValue, ObjectGraph};
+///
+/// let node = |key: &str, next| GraphObject {
+///     class: "Node".into(),
+///     fields: vec![("key".into(), GraphValue::Prim(key.into())), ("next".into(), next)],
+/// };
+/// let graph = ObjectGraph { objects: vec![node("1", GraphValue::Object(1)), node("2", GraphValue::Null)] };
+/// let dot = smallscope::emit::graph_to_dot(&graph, "");
+/// assert!(dot.contains(r#"n0 [label="Node#0\nkey: 1\l"];"#));
+/// assert!(dot.contains(r#"n0 -> n1 [label="next"];"#));
+/// assert!(dot.contains(r#"n1 [label="Node#1\nkey: 2\lnext: null\l"];"#));
+/// ```
+pub fn graph_to_dot(graph: &ObjectGraph, title: &str) -> String {
+    Picture::of_graph(graph).dot(title)
+}
+
+/// `after`, a picture [`to_dot`] drew of what a call left, with what
+/// differs from `before` (drawn of the same structure before the call)
+/// drawn red: a box whose canonical id `before` has not, or has with other
+/// lines, and an edge `before` has not.
+///
+/// Ids are canonical, so a call that moves objects around (a rotation)
+/// shifts the ids below it, and those boxes are marked too.
+///
+/// ```
+/// use smallscope::Heap;
+///
+/// #[derive(Heap)]
+/// struct Node { key: i32, next: Option<Box<Node>> }
+///
+/// let one = Node { key: 1, next: None };
+/// let two = Node { key: 1, next: Some(Box::new(Node { key: 2, next: None })) };
+/// let (before, after) = (smallscope::emit::to_dot(&one, ""), smallscope::emit::to_dot(&two, ""));
+/// let marked = smallscope::emit::mark_changes(&before, &after);
+/// assert!(marked.contains(r#"n0 [label="Node#0\nkey: 1\l", color="red", penwidth=2];"#)); // lost `next: null`
+/// assert!(marked.contains(r#"n0 -> n1 [label="next", color="red", penwidth=2];"#));
+/// assert!(marked.contains(r#"n1 [label="Node#1\nkey: 2\lnext: null\l", color="red", penwidth=2];"#));
+/// assert_eq!(smallscope::emit::mark_changes(&after, &after), after);
+/// ```
+pub fn mark_changes(before: &str, after: &str) -> String {
+    let drawn: std::collections::HashSet<&str> = before.lines().map(str::trim).collect();
+    let mut out = String::with_capacity(after.len() + 64);
+    for line in after.lines() {
+        let trimmed = line.trim();
+        let is_item = trimmed.starts_with('n') && trimmed.ends_with("\"];");
+        match (is_item && !drawn.contains(trimmed), line.strip_suffix("];")) {
+            (true, Some(open)) => {
+                out.push_str(open);
+                out.push_str(", color=\"red\", penwidth=2];");
+            }
+            _ => out.push_str(line),
+        }
+        out.push('\n');
+    }
+    out
 }
 
 /// The same heap as `to_dot`, rendered to SVG in pure Rust.
@@ -239,6 +302,28 @@ impl Picture {
         Picture { nodes }
     }
 
+    fn of_graph(graph: &ObjectGraph) -> Self {
+        let nodes = graph
+            .objects
+            .iter()
+            .enumerate()
+            .map(|(id, object)| {
+                let mut node = Node { header: format!("{}#{id}", object.class), lines: Vec::new(), edges: Vec::new() };
+                for (name, value) in &object.fields {
+                    match value {
+                        GraphValue::Object(to) => node.edges.push((*to, name.to_string())),
+                        value => {
+                            graph_edges(value, name, &mut node.edges);
+                            node.lines.push(format!("{name}: {}", graph_text(value)));
+                        }
+                    }
+                }
+                node
+            })
+            .collect();
+        Picture { nodes }
+    }
+
     fn dot(&self, title: &str) -> String {
         let mut out = String::from("digraph heap {\n");
         if !title.is_empty() {
@@ -262,6 +347,42 @@ impl Picture {
         }
         out.push_str("}\n");
         out
+    }
+}
+
+/// A field value of an [`ObjectGraph`] as a picture's line writes it:
+/// references inside a group as `#id`.
+fn graph_text(value: &GraphValue) -> String {
+    match value {
+        GraphValue::Null => "null".into(),
+        GraphValue::Object(id) => format!("#{id}"),
+        GraphValue::Prim(text) => text.clone(),
+        GraphValue::Group(kind, parts) => {
+            let parts: Vec<String> = parts.iter().map(graph_text).collect();
+            match kind {
+                GroupKind::Sequence => format!("[{}]", parts.join(", ")),
+                GroupKind::Tuple => format!("({})", parts.join(", ")),
+                GroupKind::Named(name) => format!("{name}{{{}}}", parts.join(", ")),
+            }
+        }
+    }
+}
+
+/// The references inside a group, each with its path from the field
+/// (`items[1]`, `pair.0`).
+fn graph_edges(value: &GraphValue, path: &str, edges: &mut Vec<(u32, String)>) {
+    match value {
+        GraphValue::Object(id) => edges.push((*id, path.to_owned())),
+        GraphValue::Group(kind, parts) => {
+            for (i, part) in parts.iter().enumerate() {
+                let inner = match kind {
+                    GroupKind::Sequence => format!("{path}[{i}]"),
+                    _ => format!("{path}.{i}"),
+                };
+                graph_edges(part, &inner, edges);
+            }
+        }
+        GraphValue::Null | GraphValue::Prim(_) => {}
     }
 }
 

@@ -47,6 +47,10 @@ pub struct KoratSettings {
     /// the run's identity.
     #[serde(skip)]
     pub time_limit: Option<Duration>,
+    /// With `record`, draw the first this many structures (a Graphviz DOT
+    /// picture in each structure event) for the report.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub pictures: u32,
 }
 
 impl KoratSettings {
@@ -60,6 +64,7 @@ impl KoratSettings {
             ascending: false,
             canonical: false,
             time_limit: None,
+            pictures: 0,
         }
     }
 }
@@ -116,6 +121,10 @@ pub struct KoratReport {
     pub classes: BTreeSet<u64>,
     /// The valid candidates, when the run reports them.
     pub structures: Vec<Vec<Option<i64>>>,
+    /// The structures drawn (the first `pictures`): index, canonical text
+    /// when recorded, and DOT picture.
+    #[serde(skip)]
+    pub pictures: Vec<(usize, Option<String>, String)>,
     pub failures: Vec<Failure>,
     /// What the run says of itself (a quarantine).
     #[serde(default)]
@@ -151,6 +160,9 @@ impl Fold for KoratReport {
                 }
             }
             Event::Structure(found) => {
+                if let Some(picture) = found.picture {
+                    self.pictures.push((self.structures.len(), found.canonical, picture));
+                }
                 if let Rebuild::Candidate(values) = found.rebuild {
                     self.structures.push(values);
                 }
@@ -440,14 +452,18 @@ impl Job for KoratJob {
                         }
                     }
                     for (values, canonical) in outcome.found {
+                        let values = Self::decode(space, &values);
+                        let picture = (structures < u64::from(self.settings.pictures)).then(|| {
+                            crate::emit::graph_to_dot(&space.object_graph(&values), &format!("structure {structures}"))
+                        });
                         out.event(Event::Structure(StructureFound {
                             index: structures,
                             level,
                             fingerprint: None,
                             canonical,
-                            rebuild: Rebuild::Candidate(Self::decode(space, &values)),
+                            rebuild: Rebuild::Candidate(values),
                             variant: false,
-                            picture: None,
+                            picture,
                             graph: None,
                         }));
                         structures += 1;

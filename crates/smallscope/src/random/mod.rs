@@ -308,6 +308,17 @@ fn picture_before<T: Subject>(program: &Program) -> Option<String> {
     .ok()?
 }
 
+/// A picture of what a witness's calls left in variable `var` (the value
+/// a contract found broken), all of them run again. Never dropped, as above.
+fn picture_left<T: Subject>(program: &Program, var: u32) -> Option<String> {
+    let whole = Program { calls: program.calls.clone(), result: Some(var) };
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let value = std::mem::ManuallyDrop::new(whole.build::<T>()?);
+        Some(crate::emit::to_dot(&*value, "after the failing call"))
+    }))
+    .ok()?
+}
+
 impl<T: Subject + StdTraits> RandomJob<T> {
     /// Reports each group again with its final witness: simplified (§6.1)
     /// when `exec` replays them; as found when it is `None`, or when the
@@ -363,6 +374,10 @@ impl<T: Subject + StdTraits> RandomJob<T> {
             // ran out, nor for a failure that ends the process.
             if self.config.pictures && exec.is_some() {
                 event.picture = picture_before::<T>(&program);
+                // A broken contract: what the calls left, beside it.
+                if let (Some(_), Some(&var)) = (&contract, broken.vars.first()) {
+                    event.picture_after = event.picture.as_ref().and_then(|_| picture_left::<T>(&program, var));
+                }
             }
             generator.emit(Event::Failure(event));
         }
