@@ -19,7 +19,7 @@ use plotters::prelude::*;
 
 use smallscope::beapi::BeapiReport;
 use smallscope::emit::{dot_to_svg, type_expr};
-use smallscope::events::{Failure, LevelStats};
+use smallscope::events::{Failure, FailureKind, LevelStats};
 use smallscope::korat::KoratReport;
 use smallscope::random::{witness_program, RandomReport};
 
@@ -70,8 +70,8 @@ struct FailureView {
     /// The witness as Rust statements.
     code: Vec<String>,
     picture: Option<Picture>,
-    /// What the failing call left, what changed marked red.
-    after: Option<Picture>,
+    /// What the failing call left, what changed marked red, and its caption.
+    after: Option<(Picture, &'static str)>,
     replay: Option<String>,
 }
 
@@ -405,13 +405,13 @@ impl Page {
                             }
                         });
                         @let code = html! { pre { code { @for line in &failure.code { (line) "\n" } } } };
-                        @if let Some(after) = &failure.after {
+                        @if let Some((after, caption)) = &failure.after {
                             (code)
                             div.sides {
                                 (before.unwrap_or_default())
                                 figure.structure.after {
                                     (picture_markup(after))
-                                    figcaption { "What the call left, which fails the check; what changed is red" }
+                                    figcaption { (caption) "; what changed is red" }
                                 }
                             }
                         } @else {
@@ -559,11 +559,13 @@ impl FailureView {
             count: failure.count,
             code: vec![failure.witness.text.clone()],
             picture: failure.picture.as_deref().map(|dot| draw(dot, "before the failing call")),
-            after: failure
-                .picture
-                .as_deref()
-                .zip(failure.picture_after.as_deref())
-                .map(|(before, after)| draw(&smallscope::emit::mark_changes(before, after), "after the failing call")),
+            after: failure.picture.as_deref().zip(failure.picture_after.as_deref()).map(|(before, after)| {
+                let caption = match failure.kind {
+                    FailureKind::Panic => "What the call left when it panicked",
+                    _ => "What the call left, which fails the check",
+                };
+                (draw(&smallscope::emit::mark_changes(before, after), "after the failing call"), caption)
+            }),
             replay: failure.replay.clone(),
         }
     }

@@ -148,6 +148,13 @@ fn a_report_shows_each_failure_with_its_witness_and_the_structures_before_and_af
     // Its broken `rep_ok` contract draws what the calls left too.
     assert_eq!(random["failure_groups"][0]["contract"], "rep-ok");
     assert!(drawn[0].contains("What the call left") && drawn[0].contains("stroke=\"#ff0000ff\""), "{}", drawn[0]);
+    // A panic draws what its unwinding left of the receiver.
+    let panics = run(&["beapi", "binheap-bug-rebalance", "--scope", "3", "--out", "panics"], dir.path());
+    assert_eq!(panics["failure_groups"][0]["kind"], "panic");
+    let panics_dom = page_dom(&dir.path().join("panics/report.html"));
+    let panic = elements(from_id(&panics_dom, "failures"), "article", "failure")[0];
+    assert!(panic.contains("What the call left when it panicked"), "{panic}");
+    assert!(panic.matches("<svg").count() >= 2, "{panic}");
     // A run drawing fewer structures than it found says so.
     let _ = run(&["beapi", "ncl-bug-cache", "--scope", "3", "--pictures", "4", "--out", "few"], dir.path());
     let few = page_dom(&dir.path().join("few/report.html"));

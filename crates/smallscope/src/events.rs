@@ -359,9 +359,9 @@ pub struct Failure {
     /// run draws pictures.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub picture: Option<String>,
-    /// A picture of what the failing call left, when a check of it failed
-    /// (`rep_ok` false after the call): the broken state, to set beside
-    /// `picture`.
+    /// A picture of what the failing call left, to set beside `picture`:
+    /// the structure `rep_ok` failed on after the call, or what a panic in
+    /// the call left of its receiver.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub picture_after: Option<String>,
 }

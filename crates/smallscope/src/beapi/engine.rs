@@ -864,7 +864,12 @@ impl<'a, T: Subject> Search<'a, T> {
                 if self.misuse.iter().any(|re| re.is_match(&panic.message)) {
                     self.count_misuse(op);
                 } else {
-                    self.file(Found::panic(During::Call, Some(op), panic), &|s| s.call_input(call, None));
+                    // What unwinding left of the receiver (or first structure argument).
+                    let left = args.iter().find_map(|arg| match arg {
+                        Arg::Subject(value) => Some(value),
+                        _ => None,
+                    });
+                    self.file_left(Found::panic(During::Call, Some(op), panic), &|s| s.call_input(call, None), left);
                 }
                 self.finish_call(call, args, None);
                 return;
@@ -1164,8 +1169,9 @@ impl<'a, T: Subject> Search<'a, T> {
         self.file_left(found, input, None);
     }
 
-    /// [`Self::file`], for a check that failed on `left`, what the failing
-    /// call left: a new group draws it beside the structure before the call.
+    /// [`Self::file`], for a call that failed leaving `left` (what `rep_ok`
+    /// failed on, or what a panic's unwinding left): a new group draws it
+    /// beside the structure before the call.
     fn file_left(&mut self, found: Found, input: &dyn Fn(&Self) -> Input, left: Option<&T>) {
         if self.restoring {
             return;
@@ -1186,8 +1192,12 @@ impl<'a, T: Subject> Search<'a, T> {
         let group = self.groups.open(key);
         let input = input(self);
         let picture = self.picture_before(&input);
-        let picture_after =
-            left.filter(|_| picture.is_some()).map(|value| crate::emit::to_dot(value, "after the failing call"));
+        // What a failing call left may be half changed: a walk that trips on
+        // it costs the picture, not the run.
+        let picture_after = left.filter(|_| picture.is_some()).and_then(|value| {
+            let draw = std::panic::AssertUnwindSafe(|| crate::emit::to_dot(value, "after the failing call"));
+            std::panic::catch_unwind(draw).ok()
+        });
         let witness = self.witness(input, found.during);
         self.cx.out.event(Event::Failure(Failure {
             operation: operation.map(Into::into),
