@@ -296,25 +296,24 @@ pub fn legal_programs<T: Subject + StdTraits>(
 
 /// A picture of the value a witness's last call ran on, rebuilt by the
 /// calls before it (which ran without failing, the same way, every time).
-/// The value is never dropped: its `Drop` may be what fails.
 fn picture_before<T: Subject>(program: &Program) -> Option<String> {
     let (last, before) = program.calls.split_last()?;
     let Some(Operand::Var(receiver)) = last.operands.first() else { return None };
-    let prefix = Program { calls: before.to_vec(), result: Some(*receiver) };
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let value = std::mem::ManuallyDrop::new(prefix.build::<T>()?);
-        Some(crate::emit::to_dot(&*value, "before the failing call"))
-    }))
-    .ok()?
+    draw_built::<T>(Program { calls: before.to_vec(), result: Some(*receiver) }, "before the failing call")
 }
 
 /// A picture of what a witness's calls left in variable `var` (the value
-/// a contract found broken), all of them run again. Never dropped, as above.
+/// a contract found broken), all of them run again.
 fn picture_left<T: Subject>(program: &Program, var: u32) -> Option<String> {
-    let whole = Program { calls: program.calls.clone(), result: Some(var) };
+    draw_built::<T>(Program { calls: program.calls.clone(), result: Some(var) }, "after the failing call")
+}
+
+/// Builds `program`'s value and draws it with `title`. The value is never
+/// dropped: its `Drop` may be what fails.
+fn draw_built<T: Subject>(program: Program, title: &str) -> Option<String> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let value = std::mem::ManuallyDrop::new(whole.build::<T>()?);
-        Some(crate::emit::to_dot(&*value, "after the failing call"))
+        let value = std::mem::ManuallyDrop::new(program.build::<T>()?);
+        Some(crate::emit::to_dot(&*value, title))
     }))
     .ok()?
 }
@@ -375,8 +374,8 @@ impl<T: Subject + StdTraits> RandomJob<T> {
             if self.config.pictures && exec.is_some() {
                 event.picture = picture_before::<T>(&program);
                 // A broken contract: what the calls left, beside it.
-                if let (Some(_), Some(&var)) = (&contract, broken.vars.first()) {
-                    event.picture_after = event.picture.as_ref().and_then(|_| picture_left::<T>(&program, var));
+                if let (Some(_), Some(_), Some(&var)) = (&contract, &event.picture, broken.vars.first()) {
+                    event.picture_after = picture_left::<T>(&program, var);
                 }
             }
             generator.emit(Event::Failure(event));
