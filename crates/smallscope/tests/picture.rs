@@ -505,3 +505,30 @@ fn svg_of_a_self_loop_and_a_single_node() {
     check_svg(&*solo.borrow(), "self loop");
     solo.borrow_mut().next = None;
 }
+
+/// A trie node: children in a map, labelled by their key.
+#[derive(Heap)]
+struct Trie {
+    children: std::collections::BTreeMap<char, Box<Trie>>,
+    named: std::collections::HashMap<String, (u8, Box<Item>)>,
+    pairs: Vec<(u8, Option<Box<Item>>)>,
+}
+
+#[test]
+fn map_values_are_labelled_by_key_and_tuple_elements_by_position() {
+    let leaf = || Trie { children: Default::default(), named: Default::default(), pairs: Vec::new() };
+    let mut root = leaf();
+    root.children.insert('b', Box::new(leaf()));
+    root.children.insert('a', Box::new(leaf()));
+    root.named.insert("ab".into(), (7, Box::new(Item { c: 'x' })));
+    root.pairs.push((1, None));
+    root.pairs.push((2, Some(Box::new(Item { c: 'y' }))));
+    let dot = to_dot(&root, "");
+    let (_, edges) = parse(&dot);
+    let labels: Vec<&str> = edges.iter().filter(|e| e.0 == 0).map(|e| e.2.as_str()).collect();
+    assert_eq!(labels, ["children['a']", "children['b']", r#"named["ab"].1"#, "pairs[1].1"]);
+    // The text of each line is the canonical text's: entries and tuples as `(..)`.
+    assert!(dot.contains(r#"children: [('a', #1), ('b', #2)]\l"#), "{dot}");
+    assert!(dot.contains(r#"pairs: [(1, null), (2, #4)]\l"#), "{dot}");
+    assert_eq!(assert_canonical_ids(&root), 5);
+}

@@ -19,7 +19,8 @@
 //!   sequences (`tags: [1, 2]`), enums stored by value (`color: Red`,
 //!   `shape: Circle{r: 2}`) and structs stored by value (`span: Span{lo: 0, hi: 4}`);
 //! - **one edge per non-null reference**, labelled with the path of the
-//!   reference inside its owner: `next`, `items[0]`, `slot.target`. A field that
+//!   reference inside its owner: `next`, `items[0]`, `slot.target`, `pair.1`,
+//!   and a map's value by its key, `children['a']`. A field that
 //!   is just a reference is drawn only as its edge; a reference inside a
 //!   sequence or inline value also shows in the label as `#id`
 //!   (`items: [#1, null]`). A pointer to an object met before is an edge
@@ -474,11 +475,29 @@ impl State {
 }
 
 /// Where a value sits inside its enclosing frame, for edge labels.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 enum Seg {
     None,
     Field(&'static str),
+    /// An element of a sequence: `[1]`.
     Index(usize),
+    /// An element of a tuple: `.1`.
+    Element(usize),
+    /// A map entry's key: `.key` after the entry's index.
+    EntryKey,
+    /// A map entry's value, named by its key's text: `["ab"]`, in place of the entry's index.
+    Key(String),
+}
+
+/// How a frame numbers what is inside it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Group {
+    /// A variant or inline value: its fields name themselves.
+    Fields,
+    Sequence,
+    Tuple,
+    /// A map entry: its key, then its value.
+    Entry,
 }
 
 /// One open sequence, inline value or enum variant inside a field's value.
@@ -490,10 +509,12 @@ struct Frame {
     /// A variant's brace, written only once a field comes.
     lazy_open: bool,
     variant: bool,
-    /// A sequence: elements are numbered for paths.
-    seq: bool,
-    /// Elements met so far, for a sequence.
+    /// How elements are numbered for paths.
+    group: Group,
+    /// Elements met so far, for a sequence, tuple or entry.
     items: usize,
+    /// For an entry: where its key's text starts.
+    key_start: usize,
     /// The field or element being written.
     seg: Seg,
     /// The field being written is `#[heap(omit)]`.
@@ -509,8 +530,9 @@ impl Frame {
             close,
             lazy_open: false,
             variant: false,
-            seq: false,
+            group: Group::Fields,
             items: 0,
+            key_start: 0,
             seg: Seg::None,
             hidden: false,
             class: None,
@@ -579,12 +601,24 @@ impl Open {
             return;
         }
         if let Some(frame) = self.frames.last_mut() {
+            let item = frame.items;
+            frame.items += 1;
+            // Read before the separator: the key is all that the entry wrote so far.
+            let key = (frame.group == Group::Entry && item == 1).then(|| self.text[frame.key_start..].to_owned());
             if std::mem::replace(&mut frame.written, true) {
                 self.text.push_str(", ");
             }
-            if frame.seq {
-                frame.seg = Seg::Index(frame.items);
-                frame.items += 1;
+            match frame.group {
+                Group::Fields => {}
+                Group::Sequence => frame.seg = Seg::Index(item),
+                Group::Tuple => frame.seg = Seg::Element(item),
+                Group::Entry => match key {
+                    None => {
+                        frame.key_start = self.text.len();
+                        frame.seg = Seg::EntryKey;
+                    }
+                    Some(key) => frame.seg = Seg::Key(key),
+                },
             }
         }
     }
@@ -609,18 +643,29 @@ impl Open {
         self.hidden || self.field_hidden || self.frames.iter().any(|f| f.hidden)
     }
 
-    /// The path of the value being written: `next`, `items[0]`, `span.lo`.
+    /// The path of the value being written: `next`, `items[0]`, `span.lo`,
+    /// `pair.1`, and for a map entry's value its key, `children['a']`.
     fn path(&self) -> String {
         let mut path = String::from(self.field.unwrap_or(""));
-        for frame in &self.frames {
-            match frame.seg {
+        for (i, frame) in self.frames.iter().enumerate() {
+            // A map's value is named by its key, not by the entry's position.
+            let keyed = self.frames.get(i + 1).is_some_and(|next| matches!(next.seg, Seg::Key(_)));
+            match &frame.seg {
                 Seg::None => {}
+                Seg::Index(_) if keyed => {}
                 Seg::Field(name) => {
                     path.push('.');
                     path.push_str(name);
                 }
                 Seg::Index(i) => {
                     let _ = write!(path, "[{i}]");
+                }
+                Seg::Element(i) => {
+                    let _ = write!(path, ".{i}");
+                }
+                Seg::EntryKey => path.push_str(".key"),
+                Seg::Key(key) => {
+                    let _ = write!(path, "[{key}]");
                 }
             }
         }
@@ -662,6 +707,16 @@ impl Walk<'_> {
         let node = self.state.nodes[slot].as_mut().expect("made above");
         node.lines = open.lines;
         node.edges = open.edges;
+    }
+
+    /// Opens a tuple or a map entry, written `(..)` as in the canonical text.
+    fn group_begin(&mut self, group: Group) {
+        let open = self.state.top();
+        open.item();
+        open.text.push('(');
+        let mut frame = Frame::new(Some(')'));
+        frame.group = group;
+        open.frames.push(frame);
     }
 
     /// A pointer to `obj`: an edge, and a walk of `obj` if it has no box yet.
@@ -805,11 +860,27 @@ impl Visitor for Walk<'_> {
         open.item();
         open.text.push('[');
         let mut frame = Frame::new(Some(']'));
-        frame.seq = true;
+        frame.group = Group::Sequence;
         open.frames.push(frame);
     }
 
     fn seq_end(&mut self) {
+        self.state.top().close();
+    }
+
+    fn tuple_begin(&mut self, _arity: usize) {
+        self.group_begin(Group::Tuple);
+    }
+
+    fn tuple_end(&mut self) {
+        self.state.top().close();
+    }
+
+    fn entry_begin(&mut self) {
+        self.group_begin(Group::Entry);
+    }
+
+    fn entry_end(&mut self) {
         self.state.top().close();
     }
 

@@ -295,6 +295,15 @@ pub trait Visitor {
     fn tuple_end(&mut self) {
         self.seq_end();
     }
+    /// A map entry follows, its key then its value, closed by
+    /// [`Visitor::entry_end`]. By default a tuple of two: only pictures
+    /// tell an entry from a pair, to label a reference by its key.
+    fn entry_begin(&mut self) {
+        self.tuple_begin(2);
+    }
+    fn entry_end(&mut self) {
+        self.tuple_end();
+    }
     /// A derived type stored by value: part of its owner, walked in place.
     fn inline(&mut self, class: &'static Class, value: &dyn Heap);
     /// A pointer to an object.

@@ -158,10 +158,10 @@ fn visit_entries<'a, K: HeapValue + 'a, V: HeapValue + 'a>(
 ) {
     visitor.seq_begin(len);
     for (key, value) in entries {
-        visitor.tuple_begin(2);
+        visitor.entry_begin();
         key.visit(visitor);
         value.visit(visitor);
-        visitor.tuple_end();
+        visitor.entry_end();
     }
     visitor.seq_end();
 }
