@@ -19,7 +19,7 @@ use plotters::prelude::*;
 
 use smallscope::beapi::BeapiReport;
 use smallscope::emit::{dot_to_svg, type_expr};
-use smallscope::events::{Failure, FailureKind, LevelStats};
+use smallscope::events::{Failure, FailureKind, Input, LevelStats};
 use smallscope::korat::KoratReport;
 use smallscope::random::{witness_program, RandomReport};
 
@@ -542,13 +542,12 @@ fn svg_body(svg: &str) -> &str {
 
 impl FailureView {
     fn of(failure: &Failure) -> FailureView {
-        let mut heading = failure.kind.to_string();
-        if let Some(operation) = &failure.operation {
-            heading.push_str(&format!(" in `{operation}`"));
-        }
-        if let Some(contract) = &failure.contract {
-            heading.push_str(&format!(": contract {contract}"));
-        }
+        let heading = failure.headline();
+        // A Korat witness is a structure the check ran on, not a call's input.
+        let title = match failure.witness.input {
+            Input::Candidate(_) => "the structure it failed on",
+            _ => "before the failing call",
+        };
         let mut message = failure.message.clone();
         if let Some(location) = &failure.location {
             message.push_str(&format!(" (at {location})"));
@@ -558,7 +557,7 @@ impl FailureView {
             message,
             count: failure.count,
             code: vec![failure.witness.text.clone()],
-            picture: failure.picture.as_deref().map(|dot| draw(dot, "before the failing call")),
+            picture: failure.picture.as_deref().map(|dot| draw(dot, title)),
             after: failure.picture.as_deref().zip(failure.picture_after.as_deref()).map(|(before, after)| {
                 let caption = match failure.kind {
                     FailureKind::Panic => "What the call left when it panicked",

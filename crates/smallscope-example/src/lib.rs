@@ -5,8 +5,13 @@
 //! chain of boxed nodes. Its `tests/` run BEAPI on it and check the counts
 //! against a closed form: every subset of the key domain with at most
 //! `scope` elements is a distinct structure.
+//!
+//! [`model`] is the same set as a Korat model, with a check of `remove`
+//! that Korat runs on every structure it finds: `docs/korat.md` walks through it.
 
 use smallscope::Heap;
+
+pub mod model;
 
 #[derive(Heap, Clone, Debug)]
 struct Node {

@@ -251,6 +251,28 @@ fn korat_survives_rep_ok_misbehaving_on_any_thread_count() {
 }
 
 #[test]
+fn korat_survives_a_check_that_kills_its_worker_and_counts_the_tree_it_died_on() {
+    for threads in ["1", "2"] {
+        let dir = tempfile::tempdir().unwrap();
+        let args = ["korat", "hostile-korat-check-overflow", "--scope", "3", "--threads", threads, "--out", "out"];
+        let (output, _) = harness(&args, dir.path());
+        assert_eq!(output.status.code(), Some(1), "{}", String::from_utf8_lossy(&output.stderr));
+        let summary = read_json(&dir.path().join("out/summary.json"));
+        let groups = summary["failure_groups"].as_array().unwrap();
+        assert_eq!(groups.len(), 1, "{summary}");
+        let group = &groups[0];
+        assert_eq!((group["kind"].as_str(), group["during"].as_str()), (Some("stack-overflow"), Some("check")));
+        assert_eq!(group["contract"], "check", "{group}");
+        // Once, and once more to confirm it.
+        assert_eq!(summary["restarts"], 2, "{threads} threads");
+        // rep_ok held on the tree the check died on: all Catalan(3) trees.
+        assert_eq!(summary["structures"], 5, "{threads} threads");
+        let lines = std::fs::read_to_string(dir.path().join("out/structures.jsonl")).unwrap();
+        assert_eq!(lines.lines().count(), 5);
+    }
+}
+
+#[test]
 fn a_harness_rebuilt_during_the_run_still_restarts_its_worker() {
     // As `cargo build` does mid-run: the binary's file is replaced while the
     // worker hangs, and the restarted worker must still be this binary.

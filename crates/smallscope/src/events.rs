@@ -412,9 +412,9 @@ impl Failure {
         }
     }
 
-    /// The failure on one line, e.g. ``panic in `add`: index out of
-    /// bounds at src/x.rs:3:5`` or ``rep_ok returned false after `remove` ``.
-    pub fn describe(&self) -> String {
+    /// What failed, without the message: ``panic in `add` `` or
+    /// ``rep_ok returned false after `remove` ``.
+    pub fn headline(&self) -> String {
         // Checks of a value name the call that made it.
         let (code, after_call) = match self.during {
             During::Call => (self.operation.as_ref().map_or("a call".to_owned(), |op| format!("`{op}`")), false),
@@ -422,20 +422,30 @@ impl Failure {
             During::Drop => ("`Drop`".to_owned(), false),
             During::RepOk => ("rep_ok".to_owned(), true),
             During::EqClass => ("eq_class".to_owned(), false),
-            During::Check => (format!("the {} check", self.contract.as_deref().unwrap_or("contract")), true),
+            // A contract's name is kebab case; a Korat check is a Rust function.
+            During::Check => match self.contract.as_deref() {
+                Some(name) if !name.contains('-') => (format!("`{name}`"), true),
+                name => (format!("the {} check", name.unwrap_or("contract")), true),
+            },
             During::Convert => ("the conversion of a candidate".to_owned(), false),
         };
         let after = match (&self.operation, after_call) {
             (Some(op), true) => format!(" after `{op}`"),
             _ => String::new(),
         };
-        let what = match (self.kind, self.during) {
+        match (self.kind, self.during) {
             (FailureKind::RepOkFalse, _) => format!("rep_ok returned false{after}"),
             (FailureKind::Contract, _) => format!("{} broken{after}", self.contract.as_deref().unwrap_or("a contract")),
             (FailureKind::Panic, During::Call) => format!("panic in {code}"),
             (FailureKind::Panic, _) => format!("{code} panicked{after}"),
             (kind, _) => format!("{kind} in {code}{after}"),
-        };
+        }
+    }
+
+    /// The failure on one line, e.g. ``panic in `add`: index out of
+    /// bounds at src/x.rs:3:5`` or ``rep_ok returned false after `remove` ``.
+    pub fn describe(&self) -> String {
+        let what = self.headline();
         let message = self.message.lines().next().unwrap_or("");
         let location = self.location.as_deref().map(|l| format!(" at {l}")).unwrap_or_default();
         match self.kind {

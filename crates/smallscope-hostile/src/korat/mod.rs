@@ -45,6 +45,7 @@
 //! for `hostile-korat-overflow` and `panic` (caught) for
 //! `hostile-korat-panic`.
 
+pub mod check_overflow;
 pub mod looping;
 pub mod nondeterministic;
 pub mod once_per_process;

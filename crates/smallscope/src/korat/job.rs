@@ -12,7 +12,7 @@ use super::space::{SlotDomain, Space};
 use super::Candidate;
 use super::NULL_VALUE;
 use crate::events::{
-    Configuration, Counts, Event, Failure, FailureGroups, FailureKind, Fold, Input, LevelStats, Note, Progress,
+    Configuration, Counts, During, Event, Failure, FailureGroups, FailureKind, Fold, Input, LevelStats, Note, Progress,
     Rebuild, RunFinished, RunStarted, Sink, Stop, StructureFound, Witness,
 };
 use crate::runner::{Job, Killed, Start, StopFlag};
@@ -305,9 +305,13 @@ fn quarantine_note(killed: &[Killed], explored: u64) -> String {
         return "the search ended early: `rep_ok` was quarantined".into();
     };
     let repeats = Killed::repeats_text(killed, quarantining);
+    let code = match quarantining.during {
+        During::Check => "the check",
+        _ => "`rep_ok`",
+    };
     format!(
-        "`rep_ok` quarantined after {repeats}: the search ended there, after {explored} candidates; the \
-         candidates after it are not checked (fix `rep_ok`, or raise --max-repeats)"
+        "{code} quarantined after {repeats}: the search ended there, after {explored} candidates; the \
+         candidates after it are not checked (fix {code}, or raise --max-repeats)"
     )
 }
 
@@ -546,9 +550,15 @@ impl KoratJob {
             return;
         }
         let group = groups.open((kind, during, message.clone(), location.clone()));
+        // A check's witness is a valid structure: drawn, as the structures are.
+        let picture = (during == During::Check).then(|| {
+            crate::emit::graph_to_dot(&space.object_graph(&Self::decode(space, &values)), "the structure checked")
+        });
         out.event(Event::Failure(Failure {
             location,
             replay: self.command.clone(),
+            contract: (during == During::Check).then(|| self.invariants.check_name().unwrap_or("check").to_owned()),
+            picture,
             ..Failure::new(group, kind, during, message, Self::witness(space, &values))
         }));
     }

@@ -124,6 +124,7 @@ pub use search::{search, search_parallel, search_with, Invariants, SearchOptions
 pub use smallscope_macros::Korat;
 pub use space::{ClassDecl, ClassId, FieldDecl, FieldKind, SlotDomain, Space, SpaceBuilder};
 
+use std::marker::PhantomData;
 use std::sync::Arc;
 
 use crate::runner::{Job, RunError, DEFAULT_CALL_TIMEOUT};
@@ -184,6 +185,40 @@ pub fn with_eq_class<T: Model>(
         }
     }
     WithEqClass::<T>(rep_ok, eq_class)
+}
+
+/// `invariants`, with a check of the code under test run on every valid
+/// candidate (after `eq_class`): an `Err` is a `contract` finding named
+/// after the check function, and a panic, hang or crash in it is a finding
+/// too, with the candidate as witness.
+pub fn checked<T: Model, F>(
+    invariants: impl Invariants + Send + Sync + 'static,
+    check: F,
+) -> impl Invariants + Send + Sync + 'static
+where
+    F: for<'c> Fn(T::View<'c>) -> Result<(), String> + Send + Sync + 'static,
+{
+    struct Checked<T, I, F>(I, F, PhantomData<fn() -> T>);
+    impl<T: Model, I: Invariants, F: for<'c> Fn(T::View<'c>) -> Result<(), String>> Invariants for Checked<T, I, F> {
+        fn rep_ok(&self, candidate: &Candidate) -> bool {
+            self.0.rep_ok(candidate)
+        }
+        fn eq_class(&self, candidate: &Candidate) -> Option<u64> {
+            self.0.eq_class(candidate)
+        }
+        fn canonical(&self, candidate: &Candidate) -> Option<String> {
+            self.0.canonical(candidate)
+        }
+        fn check_name(&self) -> Option<&str> {
+            // A function's type is named by its path: `my_crate::model::check`.
+            let path = std::any::type_name::<F>();
+            Some(path.rsplit("::").find(|s| !s.starts_with('{')).unwrap_or(path))
+        }
+        fn check(&self, candidate: &Candidate) -> Result<(), String> {
+            (self.1)(T::root(candidate))
+        }
+    }
+    Checked::<T, _, F>(invariants, check, PhantomData)
 }
 
 /// Counts the valid candidates of model `T` at bound `n`, on a thread of

@@ -58,6 +58,15 @@ pub trait Invariants {
     fn canonical(&self, _candidate: &Candidate) -> Option<String> {
         None
     }
+    /// The name of [`Invariants::check`], when there is one: only then is it run.
+    fn check_name(&self) -> Option<&str> {
+        None
+    }
+    /// A check of the code under test on a valid candidate (the methods
+    /// under test, against the model): `Err` or a panic is a finding.
+    fn check(&self, _candidate: &Candidate) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 /// How many parts a search is split into (at most): enough for uneven parts
@@ -216,6 +225,7 @@ enum Phase {
     Engine,
     RepOk,
     EqClass,
+    Check,
 }
 
 /// A part's search state: what survives a panic in user code.
@@ -334,6 +344,7 @@ impl PartRun<'_> {
                 Err(Outcome::Panicked(panic) | Outcome::AssumeFailed(panic)) => {
                     let during = match walk.phase {
                         Phase::EqClass => During::EqClass,
+                        Phase::Check => During::Check,
                         _ => {
                             candidate.take_log_into(&mut walk.stack);
                             During::RepOk
@@ -427,7 +438,13 @@ impl PartRun<'_> {
             true => None,
             false => Killed::at(self.killed, address).or(self.opening.filter(|_| out.stats.explored == 1)),
         };
-        if let Some(killed) = culprit {
+        // A check that killed a worker: filed, and the candidate judged without it.
+        let mut check = true;
+        if let Some(killed) = culprit.filter(|k| k.during == During::Check) {
+            out.failures.push(failure_of(killed.kind, killed.during, killed.message.clone(), None, candidate));
+            walk.halted |= killed.quarantines;
+            check = false;
+        } else if let Some(killed) = culprit {
             out.failures.push(failure_of(killed.kind, killed.during, killed.message.clone(), None, candidate));
             walk.stack.clone_from(&killed.reads);
             walk.limits.truncate(0);
@@ -447,7 +464,7 @@ impl PartRun<'_> {
         let ok = invariants.rep_ok(candidate);
         walk.phase = Phase::Engine;
         if !self.killed.is_empty() {
-            if let Some(first) = Killed::unconfirmed_at(self.killed, address) {
+            if let Some(first) = Killed::unconfirmed_at(self.killed, address).filter(|k| k.during != During::Check) {
                 // It returned this time: confirmed it is not.
                 let failure = failure_of(FailureKind::Flaky, first.during, first.flaky_message(), None, candidate);
                 walk.out.failures.push(failure);
@@ -479,6 +496,29 @@ impl PartRun<'_> {
             }
         }
         candidate.clear_log();
+        if check && invariants.check_name().is_some() {
+            self.check(candidate, invariants, address, walk);
+        }
+    }
+
+    /// Runs the check of the code under test on a valid candidate. Last in
+    /// judging it: a panic here leaves the search's own state as it was.
+    #[cold]
+    fn check<R>(&self, candidate: &Candidate, invariants: &dyn Invariants, address: Address, walk: &mut Walk<'_, R>) {
+        walk.phase = Phase::Check;
+        flight::switch(UserCode::new(During::Check, 0));
+        let verdict = invariants.check(candidate);
+        flight::switch(UserCode::new(During::RepOk, 0));
+        walk.phase = Phase::Engine;
+        candidate.clear_log();
+        if let Err(message) = verdict {
+            walk.out.failures.push(failure_of(FailureKind::Contract, During::Check, message, None, candidate));
+        }
+        if let Some(first) = Killed::unconfirmed_at(self.killed, address).filter(|k| k.during == During::Check) {
+            // It returned this time: confirmed it is not.
+            let failure = failure_of(FailureKind::Flaky, During::Check, first.flaky_message(), None, candidate);
+            walk.out.failures.push(failure);
+        }
     }
 }
 
