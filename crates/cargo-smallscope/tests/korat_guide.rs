@@ -37,6 +37,7 @@ fn the_guide_example_finds_the_planted_remove_bug_end_to_end() {
     assert!(report.contains("<h3>1. check_buggy broken</h3>"), "the report shows the finding");
     assert!(report.contains("remove(1) on [0, 1] returned true"), "the report says what the check saw");
     assert!(report.contains("<title>the structure it failed on</title>"), "the structure is drawn");
+    assert!(report.contains("<figcaption>The structure it failed on</figcaption>"), "and said to be what failed");
     assert!(report.contains("<svg") && report.contains("NodeModel#0"), "the report draws the structure checked");
 
     // The correct `remove` passes the same check on every structure.

@@ -70,6 +70,8 @@ struct FailureView {
     /// The witness as Rust statements.
     code: Vec<String>,
     picture: Option<Picture>,
+    /// What `picture` shows.
+    caption: &'static str,
     /// What the failing call left, what changed marked red, and its caption.
     after: Option<(Picture, &'static str)>,
     replay: Option<String>,
@@ -401,7 +403,7 @@ impl Page {
                         @let before = failure.picture.as_ref().map(|picture| html! {
                             figure.structure {
                                 (picture_markup(picture))
-                                figcaption { "The structure just before the failing call" }
+                                figcaption { (failure.caption) }
                             }
                         });
                         @let code = html! { pre { code { @for line in &failure.code { (line) "\n" } } } };
@@ -544,9 +546,9 @@ impl FailureView {
     fn of(failure: &Failure) -> FailureView {
         let heading = failure.headline();
         // A Korat witness is a structure the check ran on, not a call's input.
-        let title = match failure.witness.input {
-            Input::Candidate(_) => "the structure it failed on",
-            _ => "before the failing call",
+        let (title, caption) = match failure.witness.input {
+            Input::Candidate(_) => ("the structure it failed on", "The structure it failed on"),
+            _ => ("before the failing call", "The structure just before the failing call"),
         };
         let mut message = failure.message.clone();
         if let Some(location) = &failure.location {
@@ -558,6 +560,7 @@ impl FailureView {
             count: failure.count,
             code: vec![failure.witness.text.clone()],
             picture: failure.picture.as_deref().map(|dot| draw(dot, title)),
+            caption,
             after: failure.picture.as_deref().zip(failure.picture_after.as_deref()).map(|(before, after)| {
                 let caption = match failure.kind {
                     FailureKind::Panic => "What the call left when it panicked",

@@ -28,6 +28,11 @@ fn the_check_finds_the_planted_bug_in_remove_on_every_set_of_two_keys_or_more() 
         // The bug: removing the largest key of a set of two or more keys leaves `len` one too high.
         let failing: u64 = report.failures.iter().map(|f| f.count).sum();
         assert_eq!(failing, subsets(n, 2), "scope {n}: {:?}", report.failures);
+        // The picture names objects as the witness does: `NodeModel#0.key = 0` is `NodeModel#0`, `key: 0`.
+        if let Some(first) = report.failures.first() {
+            assert!(first.witness.text.contains("NodeModel#0.key = 0"), "{}", first.witness.text);
+            assert!(first.picture.as_deref().unwrap().contains(r"NodeModel#0\nkey: 0\l"), "{first:?}");
+        }
         for failure in &report.failures {
             assert_eq!((failure.kind.name(), failure.during.name()), ("contract", "check"), "{failure:?}");
             assert!(failure.message.contains("the model says"), "{}", failure.message);

@@ -408,6 +408,7 @@ mod tests {
             objects: vec![GraphObject {
                 class: "C".into(),
                 fields: vec![(field.to_owned().into(), GraphValue::Prim(value.to_string()))],
+                index: None,
             }],
         }
     }

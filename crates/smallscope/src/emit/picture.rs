@@ -81,7 +81,8 @@ pub fn to_dot<T: Heap>(root: &T, title: &str) -> String {
 
 /// A DOT picture of an [`ObjectGraph`] (a Korat candidate's objects, say),
 /// drawn as [`to_dot`] draws a heap: a box per object, `Class#i` with `i`
-/// its place in the graph, a line per field that is not just a reference,
+/// its number in its class when it has one (a Korat candidate's objects do)
+/// or else its place in the graph, a line per field that is not just a reference,
 /// an edge per reference labelled with its path (`left`, `items[1]`).
 ///
 /// ```
@@ -90,6 +91,7 @@ pub fn to_dot<T: Heap>(root: &T, title: &str) -> String {
 /// let node = |key: &str, next| GraphObject {
 ///     class: "Node".into(),
 ///     fields: vec![("key".into(), GraphValue::Prim(key.into())), ("next".into(), next)],
+///     index: None,
 /// };
 /// let graph = ObjectGraph { objects: vec![node("1", GraphValue::Object(1)), node("2", GraphValue::Null)] };
 /// let dot = smallscope::emit::graph_to_dot(&graph, "");
@@ -309,7 +311,9 @@ impl Picture {
             .iter()
             .enumerate()
             .map(|(id, object)| {
-                let mut node = Node { header: format!("{}#{id}", object.class), lines: Vec::new(), edges: Vec::new() };
+                let number = object.index.unwrap_or(id as u32);
+                let mut node =
+                    Node { header: format!("{}#{number}", object.class), lines: Vec::new(), edges: Vec::new() };
                 for (name, value) in &object.fields {
                     match value {
                         GraphValue::Object(to) => node.edges.push((*to, name.to_string())),

@@ -53,6 +53,10 @@ pub struct ObjectGraph {
 pub struct GraphObject {
     pub class: Cow<'static, str>,
     pub fields: Vec<(Cow<'static, str>, GraphValue)>,
+    /// Its number among the objects of its class, when it has one of its
+    /// own (a Korat candidate's `Node#2`): pictures name it so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index: Option<u32>,
 }
 
 /// A field's value.
@@ -359,7 +363,7 @@ impl Sink for &mut GraphBuilder {
     fn begin_object(&mut self, id: u32, class: &'static Class) {
         self.deliver(GraphValue::Object(id));
         debug_assert_eq!(id as usize, self.objects.len(), "objects are numbered in the order they are met");
-        self.objects.push(GraphObject { class: Cow::Borrowed(class.name), fields: Vec::new() });
+        self.objects.push(GraphObject { class: Cow::Borrowed(class.name), fields: Vec::new(), index: None });
         self.frames.push(Frame::Object(id, None));
     }
     fn end_object(&mut self) {

@@ -322,7 +322,8 @@ impl Space {
         let mut places: FxHashMap<(ClassId, u32), u32> = FxHashMap::default();
         let mut queue = std::collections::VecDeque::from([(0, 0)]);
         places.insert((0, 0), 0);
-        graph.objects.push(GraphObject { class: Cow::Borrowed(self.classes[0].name), fields: Vec::new() });
+        let root = GraphObject { class: Cow::Borrowed(self.classes[0].name), fields: Vec::new(), index: Some(0) };
+        graph.objects.push(root);
         while let Some((class, object)) = queue.pop_front() {
             let place = places[&(class, object)];
             let decl = &self.classes[class as usize];
@@ -338,6 +339,7 @@ impl Space {
                         graph.objects.push(GraphObject {
                             class: Cow::Borrowed(self.classes[target as usize].name),
                             fields: Vec::new(),
+                            index: Some(key.1),
                         });
                         next
                     });
