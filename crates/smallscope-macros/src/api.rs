@@ -113,10 +113,68 @@ fn is_self(ty: &Type, me: &syn::Ident) -> bool {
 enum Param {
     Subject(TokenStream),
     Primitive(Type),
+    /// A value an earlier call returned: handle type `kind`, by reference or not.
+    Handle {
+        kind: u8,
+        ty: Type,
+        by_ref: bool,
+    },
 }
 
-fn classify_param(ty: &Type, me: &syn::Ident) -> Param {
+/// Types whose values only the API hands out: the parameter types that some
+/// operation also returns (itself or in `Ok`), other than the subject and
+/// the types drawn from domains. Compared as written; numbered in order.
+fn handle_types(methods: &[&ImplItemFn], me: &syn::Ident) -> Vec<String> {
+    let returned: Vec<String> = methods
+        .iter()
+        .filter_map(|m| match &m.sig.output {
+            ReturnType::Type(_, ty) => Some(result_ok_type(ty).unwrap_or_else(|| (**ty).clone())),
+            ReturnType::Default => None,
+        })
+        .filter(|ty| may_be_handle(ty, me))
+        .map(|ty| ty.to_token_stream().to_string())
+        .collect();
+    let mut handles = Vec::new();
+    for method in methods {
+        for input in &method.sig.inputs {
+            let FnArg::Typed(typed) = input else { continue };
+            let ty = match &*typed.ty {
+                Type::Reference(r) if r.mutability.is_none() => &*r.elem,
+                ty => ty,
+            };
+            let text = ty.to_token_stream().to_string();
+            if may_be_handle(ty, me) && returned.contains(&text) && !handles.contains(&text) {
+                handles.push(text);
+            }
+        }
+    }
+    handles
+}
+
+/// Whether `ty` is a named type other than the subject and those with a domain.
+fn may_be_handle(ty: &Type, me: &syn::Ident) -> bool {
+    const DOMAINS: [&str; 19] = [
+        "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize", "f32", "f64", "bool",
+        "char", "String", "Option", "Vec",
+    ];
     match ty {
+        Type::Path(p) if p.qself.is_none() && !is_self(ty, me) => {
+            let last = p.path.segments.last().expect("non-empty path");
+            !DOMAINS.contains(&last.ident.to_string().as_str())
+        }
+        _ => false,
+    }
+}
+
+fn classify_param(ty: &Type, me: &syn::Ident, handles: &[String]) -> Param {
+    let handle = |ty: &Type| handles.iter().position(|h| *h == ty.to_token_stream().to_string());
+    match ty {
+        Type::Reference(r) if r.mutability.is_none() && handle(&r.elem).is_some() => {
+            Param::Handle { kind: handle(&r.elem).expect("checked") as u8, ty: (*r.elem).clone(), by_ref: true }
+        }
+        _ if handle(ty).is_some() => {
+            Param::Handle { kind: handle(ty).expect("checked") as u8, ty: ty.clone(), by_ref: false }
+        }
         Type::Reference(r) if is_self(&r.elem, me) => {
             if r.mutability.is_some() {
                 Param::Subject(quote!(::smallscope::api::Access::Mut))
@@ -133,14 +191,15 @@ fn classify_param(ty: &Type, me: &syn::Ident) -> Param {
 enum Ret {
     Unit,
     Subject,
-    Value,
+    /// Any other value; `Some(kind)` when it is a handle a later call may take.
+    Value(Option<u8>),
 }
 
-fn classify_ret(ty: &Type, me: &syn::Ident) -> Ret {
+fn classify_ret(ty: &Type, me: &syn::Ident, handles: &[String]) -> Ret {
     match ty {
         Type::Tuple(t) if t.elems.is_empty() => Ret::Unit,
         _ if is_self(ty, me) => Ret::Subject,
-        _ => Ret::Value,
+        _ => Ret::Value(handles.iter().position(|h| *h == ty.to_token_stream().to_string()).map(|k| k as u8)),
     }
 }
 
@@ -250,18 +309,27 @@ fn wrap(ret: &Ret, value: TokenStream) -> TokenStream {
         Ret::Unit => quote!({ let _ = #value; ::smallscope::api::Returned::Unit }),
         Ret::Subject => quote!(::smallscope::api::Returned::Subject(#value)),
         // A value without `Debug` (an `impl Iterator`) is not rendered, so not observed.
-        Ret::Value => quote!({
-            let __value = #value;
-            #[allow(unused_imports)]
-            use ::smallscope::api::__private::probe::{NoDebugValue as _, NoInt as _, ViaDebugValue as _, ViaInt as _};
-            let __int = (&&::smallscope::api::__private::probe::IntProbe(&__value)).smallscope_int();
-            let __rendered = if render {
-                (&&::smallscope::api::__private::probe::DebugProbe(&__value)).smallscope_render()
-            } else {
-                ::core::option::Option::None
+        Ret::Value(kind) => {
+            let handle = match kind {
+                Some(kind) => quote!(::core::option::Option::Some(::smallscope::api::HandleValue::new(#kind, __value))),
+                None => quote!({
+                    let _ = __value;
+                    ::core::option::Option::None
+                }),
             };
-            ::smallscope::api::Returned::Value { rendered: __rendered, int: __int }
-        }),
+            quote!({
+                let __value = #value;
+                #[allow(unused_imports)]
+                use ::smallscope::api::__private::probe::{NoDebugValue as _, NoInt as _, ViaDebugValue as _, ViaInt as _};
+                let __int = (&&::smallscope::api::__private::probe::IntProbe(&__value)).smallscope_int();
+                let __rendered = if render {
+                    (&&::smallscope::api::__private::probe::DebugProbe(&__value)).smallscope_render()
+                } else {
+                    ::core::option::Option::None
+                };
+                ::smallscope::api::Returned::Value { rendered: __rendered, int: __int, handle: #handle }
+            })
+        }
     }
 }
 
@@ -269,13 +337,18 @@ fn ret_kind(ret: &Ret) -> TokenStream {
     match ret {
         Ret::Unit => quote!(::smallscope::api::ReturnKind::Unit),
         Ret::Subject => quote!(::smallscope::api::ReturnKind::Subject),
-        Ret::Value => quote!(::smallscope::api::ReturnKind::Value),
+        Ret::Value(_) => quote!(::smallscope::api::ReturnKind::Value),
     }
 }
 
 /// The `Operation` literal for one method; `lifetimes` are the impl's
 /// lifetime parameters, which the subject type fixes to `'static`.
-fn operation(method: &ImplItemFn, me: &syn::Ident, lifetimes: &[syn::Ident]) -> syn::Result<TokenStream> {
+fn operation(
+    method: &ImplItemFn,
+    me: &syn::Ident,
+    lifetimes: &[syn::Ident],
+    handles: &[String],
+) -> syn::Result<TokenStream> {
     let sig = &method.sig;
     if sig.asyncness.is_some() || sig.unsafety.is_some() {
         return Err(syn::Error::new_spanned(
@@ -312,7 +385,14 @@ fn operation(method: &ImplItemFn, me: &syn::Ident, lifetimes: &[syn::Ident]) -> 
                     reads.push(quote!(#slot.subject_ref()));
                 }
             }
-            FnArg::Typed(typed) => match classify_param(&typed.ty, me) {
+            FnArg::Typed(typed) => match classify_param(&typed.ty, me, handles) {
+                Param::Handle { kind, ty, by_ref } => {
+                    kinds.push(quote!(::smallscope::api::ParamKind::Handle { kind: #kind, by_ref: #by_ref }));
+                    reads.push(match by_ref {
+                        true => quote!(#slot.handle_ref::<#ty>()),
+                        false => quote!(#slot.handle::<#ty>()),
+                    });
+                }
                 Param::Subject(access) => {
                     kinds.push(quote!(::smallscope::api::ParamKind::Subject(#access)));
                     let read = match &*typed.ty {
@@ -352,7 +432,7 @@ fn operation(method: &ImplItemFn, me: &syn::Ident, lifetimes: &[syn::Ident]) -> 
         ReturnType::Default => (Ret::Unit, false, wrap(&Ret::Unit, call)),
         ReturnType::Type(_, ty) => match result_ok_type(ty) {
             Some(ok) => {
-                let ret = classify_ret(&ok, me);
+                let ret = classify_ret(&ok, me, handles);
                 let ok_body = wrap(&ret, quote!(__ok));
                 let body = quote! {
                     match #call {
@@ -363,11 +443,15 @@ fn operation(method: &ImplItemFn, me: &syn::Ident, lifetimes: &[syn::Ident]) -> 
                 (ret, true, body)
             }
             None => {
-                let ret = classify_ret(ty, me);
+                let ret = classify_ret(ty, me, handles);
                 let body = wrap(&ret, call);
                 (ret, false, body)
             }
         },
+    };
+    let returns_handle = match returns {
+        Ret::Value(Some(kind)) => quote!(::core::option::Option::Some(#kind)),
+        _ => quote!(::core::option::Option::None),
     };
     let returns = ret_kind(&returns);
     Ok(quote! {
@@ -376,6 +460,7 @@ fn operation(method: &ImplItemFn, me: &syn::Ident, lifetimes: &[syn::Ident]) -> 
             receiver: #receiver,
             params: ::std::vec![#(#kinds),*],
             returns: #returns,
+            returns_handle: #returns_handle,
             returns_literal: #returns_literal,
             fallible: #fallible,
             others: ::smallscope::api::OtherParam::in_slots(&[#(#others),*]),
@@ -416,9 +501,9 @@ pub fn expand(args: TokenStream, mut item: ItemImpl) -> syn::Result<TokenStream>
     // Lifetime parameters need no `register`: the subject is the type at `'static`.
     let lifetimes: Vec<syn::Ident> = item.generics.lifetimes().map(|l| l.lifetime.ident.clone()).collect();
     let generic = item.generics.type_params().next().is_some() || item.generics.const_params().next().is_some();
-    let mut operations = Vec::new();
     let mut rep_ok_found = false;
-    for impl_item in &mut item.items {
+    let mut kept_at = Vec::new();
+    for (at, impl_item) in item.items.iter_mut().enumerate() {
         let ImplItem::Fn(method) = impl_item else {
             continue;
         };
@@ -430,8 +515,18 @@ pub fn expand(args: TokenStream, mut item: ItemImpl) -> syn::Result<TokenStream>
         if skip || !matches!(method.vis, syn::Visibility::Public(_)) {
             continue;
         }
-        operations.push(operation(method, &me, &lifetimes)?);
+        kept_at.push(at);
     }
+    let kept: Vec<&ImplItemFn> = kept_at
+        .iter()
+        .filter_map(|&at| match &item.items[at] {
+            ImplItem::Fn(method) => Some(method),
+            _ => None,
+        })
+        .collect();
+    let handles = handle_types(&kept, &me);
+    let operations =
+        kept.iter().map(|method| operation(method, &me, &lifetimes, &handles)).collect::<syn::Result<Vec<_>>>()?;
     let rep_ok = match &args.rep_ok {
         Some(method) => quote! {
             const HAS_REP_OK: bool = true;

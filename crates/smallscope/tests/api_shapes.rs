@@ -206,3 +206,55 @@ fn a_lifetime_only_impl_is_its_type_at_static() {
     }
     assert!(smallscope::api::find_subject("test-tagged").is_some());
 }
+
+/// A slot arena whose `insert` hands out keys that `remove` and `get` take.
+#[derive(Heap, Clone, Debug, Default)]
+pub struct Slots {
+    values: Vec<Option<u8>>,
+}
+
+/// A key `Slots` hands out: its API's handle type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Key(usize);
+
+#[smallscope::api(name = "api-shapes-slots")]
+impl Slots {
+    pub fn new() -> Self {
+        Slots::default()
+    }
+    pub fn insert(&mut self, value: u8) -> Key {
+        self.values.push(Some(value));
+        Key(self.values.len() - 1)
+    }
+    pub fn remove(&mut self, key: Key) -> Option<u8> {
+        self.values.get_mut(key.0)?.take()
+    }
+    pub fn get(&self, key: &Key) -> Option<u8> {
+        self.values.get(key.0).copied().flatten()
+    }
+    /// Not a handle: no operation returns a `usize`-like key type here.
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+}
+
+#[test]
+fn a_type_one_operation_returns_and_another_takes_is_a_handle() {
+    let ops = Slots::operations();
+    let op = |name: &str| ops.iter().find(|op| op.name == name).unwrap();
+    assert_eq!(op("insert").returns_handle, Some(0));
+    assert_eq!(op("remove").params[1], ParamKind::Handle { kind: 0, by_ref: false });
+    assert_eq!(op("get").params[1], ParamKind::Handle { kind: 0, by_ref: true });
+    assert_eq!((op("len").returns_handle, op("remove").returns_handle), (None, None));
+    // The value `insert` returned goes to `get` and `remove`, by reference and by value.
+    let mut args = vec![Arg::Subject(Slots::new()), Literal::Int(7).to_arg()];
+    let Returned::Value { handle: Some(key), .. } = op("insert").call(&mut args, false) else { panic!("a handle") };
+    let slots = args.swap_remove(0);
+    let mut args = vec![slots, Arg::Handle(key.clone())];
+    let Returned::Value { int, .. } = op("get").call(&mut args, true) else { panic!() };
+    assert_eq!(int, None, "Option<u8> is no integer");
+    let Returned::Value { rendered, .. } = op("remove").call(&mut args, true) else { panic!() };
+    assert_eq!(rendered.as_deref(), Some("Some(7)"));
+    let Returned::Value { rendered, .. } = op("remove").call(&mut args, true) else { panic!() };
+    assert_eq!(rendered.as_deref(), Some("None"), "a second remove of the same key");
+}

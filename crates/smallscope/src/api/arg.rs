@@ -1,5 +1,7 @@
 //! [`Arg`]: one argument value in a parameter slot.
 
+use std::any::Any;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use super::other::{build_in_place, OtherArg, OtherSubject};
@@ -22,6 +24,36 @@ pub enum Arg<T> {
     TypedList(TypedInts),
     /// For a `&Other` or `&mut Other` parameter.
     Other(OtherArg),
+    /// For a handle parameter: a value an earlier call returned.
+    Handle(HandleValue),
+}
+
+/// A value an operation returned, of one of the subject's handle types
+/// ([`ParamKind::Handle`]), kept for later calls to take. Cloning it is
+/// cheap; a call that takes it by value gets a `Clone` of the value.
+#[derive(Clone)]
+pub struct HandleValue {
+    pub kind: u8,
+    value: Rc<dyn Any>,
+}
+
+impl HandleValue {
+    /// Keeps `value`, of handle type `kind`; used by derived code.
+    pub fn new<H: Clone + 'static>(kind: u8, value: H) -> Self {
+        HandleValue { kind, value: Rc::new(value) }
+    }
+
+    fn get<H: 'static>(&self) -> &H {
+        self.value.downcast_ref().unwrap_or_else(|| {
+            panic!("smallscope: a handle of kind {} is not a `{}`", self.kind, std::any::type_name::<H>())
+        })
+    }
+}
+
+impl std::fmt::Debug for HandleValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "HandleValue({})", self.kind)
+    }
 }
 
 /// A list of integers of one Rust type.
@@ -74,6 +106,22 @@ impl<T> Arg<T> {
         }
     }
 
+    /// A copy of the handle in this slot; used by derived code.
+    pub fn handle<H: Clone + 'static>(&self) -> H {
+        match self {
+            Arg::Handle(handle) => handle.get::<H>().clone(),
+            other => panic!("smallscope: expected a handle argument, found {}", other.describe()),
+        }
+    }
+
+    /// The handle in this slot, borrowed; used by derived code.
+    pub fn handle_ref<H: 'static>(&self) -> &H {
+        match self {
+            Arg::Handle(handle) => handle.get::<H>(),
+            other => panic!("smallscope: expected a handle argument, found {}", other.describe()),
+        }
+    }
+
     /// Drops the values of other subjects built for a call, so that their
     /// `Drop` runs where the call's code is watched.
     pub fn drop_built_others(args: &mut [Arg<T>]) {
@@ -95,6 +143,7 @@ impl<T> Arg<T> {
             Arg::OptionInt(_) => "an optional integer",
             Arg::IntList(_) | Arg::TypedList(_) => "a list of integers",
             Arg::Other(_) => "a value of another subject",
+            Arg::Handle(_) => "a handle",
         }
     }
 }

@@ -70,7 +70,7 @@ mod registry;
 mod std_traits;
 
 pub use crate::runner::{assume_failed, Outcome, PanicInfo};
-pub use arg::{Arg, Primitive, TypedInts};
+pub use arg::{Arg, HandleValue, Primitive, TypedInts};
 pub use debug_text::{debug_text, is_cut, Bounded, CONTRACT_LIMIT, RENDER_LIMIT};
 pub use operation::{
     select_operations, Access, AsInt, IntKind, Invoke, ListForm, Operation, OperationInfo, ParamKind, ReturnKind,

@@ -1,7 +1,7 @@
 //! [`Operation`]: one method of a subject's API, ready to call.
 
 use super::other::OtherParam;
-use super::Arg;
+use super::{Arg, HandleValue};
 
 /// How an operation takes a subject-typed parameter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -94,6 +94,13 @@ pub enum ParamKind {
     /// `&Other` or `&mut Other`, of another subject: its own structures
     /// (see [`crate::api::other`]; the operation's `others` names the type).
     Other(Access),
+    /// A value of a type the API hands out (a handle, a key, an id): values
+    /// earlier calls of the same sequence returned. `kind` numbers the
+    /// subject's handle types; `by_ref` for `&Handle`.
+    Handle {
+        kind: u8,
+        by_ref: bool,
+    },
 }
 
 impl ParamKind {
@@ -107,7 +114,7 @@ impl ParamKind {
             ParamKind::Str | ParamKind::OptionInt(_) => 3,
             // Lists multiply the integer domain.
             ParamKind::IntList(..) => 4,
-            ParamKind::Subject(_) | ParamKind::Other(_) => 5,
+            ParamKind::Subject(_) | ParamKind::Other(_) | ParamKind::Handle { .. } => 5,
         }
     }
 }
@@ -129,10 +136,12 @@ pub enum Returned<T> {
     Unit,
     Subject(T),
     /// Any other value: its `Debug` rendering when rendering was asked
-    /// for, and the value itself when it is an integer.
+    /// for, the value itself when it is an integer, and when it is a handle
+    /// (see [`ParamKind::Handle`]) for later calls to take.
     Value {
         rendered: Option<String>,
         int: Option<i64>,
+        handle: Option<HandleValue>,
     },
     /// The method returned `Err(_)`: the caller misused the API.
     Misuse(Option<String>),
@@ -142,7 +151,7 @@ impl<T> Returned<T> {
     /// Wraps a returned value, rendered when `render` asks (for operations
     /// written by hand; derived code renders only values with `Debug`).
     pub fn value<V: std::fmt::Debug + ?Sized>(value: &V, render: bool, int: Option<i64>) -> Self {
-        Returned::Value { rendered: render.then(|| super::debug_text(value)), int }
+        Returned::Value { rendered: render.then(|| super::debug_text(value)), int, handle: None }
     }
 
     /// Wraps an `Err`; used by derived code.
@@ -164,6 +173,8 @@ pub struct Operation<T> {
     /// Parameter slots, receiver first.
     pub params: Vec<ParamKind>,
     pub returns: ReturnKind,
+    /// The handle type (see [`ParamKind::Handle`]) of the returned value.
+    pub returns_handle: Option<u8>,
     /// Whether the returned value (`Ok`'s, for a `Result`) compares equal
     /// to its own `Debug` rendering written as a Rust literal: integers,
     /// floats, `bool`, `char`, `String`, `&str`, and `Option` of these but
@@ -186,6 +197,7 @@ impl<T> Operation<T> {
             receiver: self.receiver,
             params: self.params.clone(),
             returns: self.returns,
+            returns_handle: self.returns_handle,
             returns_literal: self.returns_literal,
             fallible: self.fallible,
         }
@@ -239,6 +251,9 @@ pub struct OperationInfo {
     pub receiver: bool,
     pub params: Vec<ParamKind>,
     pub returns: ReturnKind,
+    /// See [`Operation::returns_handle`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub returns_handle: Option<u8>,
     /// See [`Operation::returns_literal`].
     #[serde(default)]
     pub returns_literal: bool,

@@ -1341,6 +1341,8 @@ fn domain(config: &BeapiConfig, kind: ParamKind, op: &str) -> Result<Vec<Literal
     Ok(match kind {
         // Filled in from the other subjects' structures.
         ParamKind::Subject(_) | ParamKind::Other(_) => Vec::new(),
+        // Work in progress (branch `handles`): BEAPI does not pass handles yet.
+        ParamKind::Handle { .. } => Vec::new(),
         ParamKind::Int(int) => ints(int).map(Literal::Int).collect(),
         ParamKind::Bool => vec![Literal::Bool(false), Literal::Bool(true)],
         ParamKind::Char => config.chars.iter().copied().map(Literal::Char).collect(),

@@ -414,7 +414,7 @@ impl<T: Heap> Executor<'_, T> {
                 touched.push(var as u32);
                 (None, None)
             }
-            Ok(Returned::Value { rendered, int }) => (int, rendered),
+            Ok(Returned::Value { rendered, int, .. }) => (int, rendered),
             Ok(Returned::Unit) => (None, None),
         };
         match self.check(values, touched, call.op, index) {

@@ -546,6 +546,8 @@ impl<'a, T: Heap> Generator<'a, T> {
                     .chain(self.seed_ints(int).map(|v| Arc::from([v])))
                     .map(|list| Operand::Literal(Literal::IntList(list)))
                     .collect(),
+                // Work in progress (branch `handles`): not passed yet.
+                ParamKind::Handle { .. } => Vec::new(),
                 // The smallest structures of the other subject.
                 ParamKind::Other(_) => self
                     .other_values(op, slot)
@@ -693,6 +695,8 @@ impl<'a, T: Heap> Generator<'a, T> {
                     let list: Vec<i64> = (0..length).map(|_| self.pick_int(int)).collect();
                     Operand::Literal(Literal::IntList(list.into()))
                 }
+                // Work in progress (branch `handles`): not passed yet.
+                ParamKind::Handle { .. } => return None,
                 ParamKind::Other(_) => {
                     let count = self.other_values(op, slot).len();
                     if count == 0 {

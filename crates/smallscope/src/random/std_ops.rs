@@ -31,7 +31,18 @@ fn by_ref<T>(name: &'static str, arity: usize, returns: ReturnKind, invoke: Invo
     let params = vec![ParamKind::Subject(Access::Ref); arity];
     // `eq` returns a `bool`; `cmp` an `Ordering`, which renders as `Less`, not as a literal.
     let returns_literal = name == "eq";
-    Operation { name, receiver: true, params, returns, returns_literal, fallible: false, invoke, others: Vec::new() }
+    let others = Vec::new();
+    Operation {
+        name,
+        receiver: true,
+        params,
+        returns,
+        returns_handle: None,
+        returns_literal,
+        fallible: false,
+        invoke,
+        others,
+    }
 }
 
 /// The operations `T`'s standard traits give, leaving out names the API
