@@ -3,6 +3,7 @@
 
 pub mod deque;
 pub mod enum_bst;
+pub mod handle_arena;
 pub mod inventory;
 pub mod ordered_map;
 pub mod ring;

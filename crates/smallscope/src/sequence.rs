@@ -8,7 +8,9 @@
 
 use std::sync::Arc;
 
-use crate::api::{Access, Arg, ListForm, Operation, OperationInfo, OtherArg, OtherValue, ParamKind, Returned, Subject};
+use crate::api::{
+    Access, Arg, HandleValue, ListForm, Operation, OperationInfo, OtherArg, OtherValue, ParamKind, Returned, Subject,
+};
 
 /// A primitive argument value.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -114,6 +116,8 @@ pub enum Operand {
     /// Variable `n`, holding a structure.
     Var(u32),
     Literal(Literal),
+    /// The handle call `n` of the program returned (see [`ParamKind::Handle`]).
+    Returned(u32),
 }
 
 /// One straight-line call; `binds` names the variable its result goes to.
@@ -127,6 +131,12 @@ pub struct Call {
 impl Call {
     /// The same call with every variable `v` renamed to `rename(v)`.
     pub fn renamed(&self, rename: impl Fn(u32) -> u32) -> Call {
+        self.renumbered(rename, |call| call)
+    }
+
+    /// The same call with variables renamed, and the calls whose handles
+    /// it takes renumbered by `call_at` (for a call moved in its program).
+    pub fn renumbered(&self, rename: impl Fn(u32) -> u32, call_at: impl Fn(u32) -> u32) -> Call {
         Call {
             op: self.op,
             operands: self
@@ -135,6 +145,7 @@ impl Call {
                 .map(|o| match o {
                     Operand::Var(v) => Operand::Var(rename(*v)),
                     Operand::Literal(l) => Operand::Literal(l.clone()),
+                    Operand::Returned(call) => Operand::Returned(call_at(*call)),
                 })
                 .collect(),
             binds: self.binds.map(rename),
@@ -203,7 +214,7 @@ impl Program {
             }
             Output::Param(p) => match &operands[usize::from(p)] {
                 Operand::Var(v) => (None, Some(*v)),
-                Operand::Literal(_) => (None, None),
+                Operand::Literal(_) | Operand::Returned(_) => (None, None),
             },
         };
         self.calls.push(Call { op: step.op, operands, binds });
@@ -224,6 +235,7 @@ impl Program {
     pub fn run<S: Subject>(&self, watch: &mut impl CallWatch<S>) -> Option<Vec<Option<S>>> {
         let ops = S::operations();
         let mut vars: Vec<Option<S>> = Vec::new();
+        let mut handles: Vec<Option<HandleValue>> = Vec::new();
         for (index, call) in self.calls.iter().enumerate() {
             let op = ops.get(usize::from(call.op))?;
             let mut args = Vec::with_capacity(call.operands.len());
@@ -231,6 +243,7 @@ impl Program {
                 args.push(match operand {
                     Operand::Var(v) => Arg::Subject(vars.get_mut(*v as usize)?.take()?),
                     Operand::Literal(literal) => literal.to_arg(),
+                    Operand::Returned(call) => Arg::Handle(handles.get(*call as usize)?.clone()?),
                 });
             }
             watch.before(index, &args);
@@ -239,6 +252,10 @@ impl Program {
                 return None;
             }
             watch.after(index, &args, &returned);
+            if let Returned::Value { handle: Some(handle), .. } = &returned {
+                handles.resize(index, None);
+                handles.push(Some(handle.clone()));
+            }
             for (operand, arg) in call.operands.iter().zip(args) {
                 if let (Operand::Var(v), Arg::Subject(value)) = (operand, arg) {
                     vars[*v as usize] = Some(value);
@@ -287,6 +304,7 @@ impl Program {
     /// whose `Debug` rendering is `observed[i]`, where one is given.
     pub fn to_rust_observed(&self, ops: &[OperationInfo], type_path: &str, observed: &[Option<String>]) -> Vec<String> {
         let mutated = self.mutated_vars(ops);
+        let kept = self.kept_handles();
         self.calls
             .iter()
             .enumerate()
@@ -295,6 +313,9 @@ impl Program {
                 let mut expr = call_expr(call, op, &format!("{type_path}::"));
                 if op.fallible {
                     expr.push_str(".unwrap()");
+                }
+                if kept.contains(&(index as u32)) {
+                    return format!("let h{index} = {expr};");
                 }
                 match call.binds {
                     Some(v) => {
@@ -313,18 +334,34 @@ impl Program {
 
     /// The calls as one line of text, e.g. `s0 = new(); s0.add(3); s0.add(1)`.
     pub fn to_text(&self, ops: &[OperationInfo]) -> String {
+        let kept = self.kept_handles();
         let calls: Vec<String> = self
             .calls
             .iter()
-            .map(|call| {
+            .enumerate()
+            .map(|(index, call)| {
                 let expr = call_expr(call, &ops[usize::from(call.op)], "");
                 match call.binds {
                     Some(v) => format!("s{v} = {expr}"),
+                    None if kept.contains(&(index as u32)) => format!("h{index} = {expr}"),
                     None => expr,
                 }
             })
             .collect();
         calls.join("; ")
+    }
+
+    /// The calls whose returned handles later calls take: their results are bound, `h{n}`.
+    fn kept_handles(&self) -> Vec<u32> {
+        let mut kept: Vec<u32> = (self.calls.iter().flat_map(|c| &c.operands))
+            .filter_map(|o| match o {
+                Operand::Returned(call) => Some(*call),
+                _ => None,
+            })
+            .collect();
+        kept.sort_unstable();
+        kept.dedup();
+        kept
     }
 
     /// Variables later used through `&mut` or as a `&mut self` receiver.
@@ -380,6 +417,12 @@ const PRELUDE_METHODS: &[&str] = &[
 fn call_expr(call: &Call, op: &OperationInfo, prefix: &str) -> String {
     let mut operands = call.operands.iter().zip(&op.params).map(|(operand, kind)| match operand {
         Operand::Literal(lit) => lit.rust(*kind),
+        // A handle may be taken again: Rust code passes a clone (text, the handle).
+        Operand::Returned(call) => match kind {
+            ParamKind::Handle { by_ref: true, .. } => format!("&h{call}"),
+            _ if prefix.is_empty() => format!("h{call}"),
+            _ => format!("h{call}.clone()"),
+        },
         Operand::Var(v) => match kind {
             ParamKind::Subject(Access::Ref) => format!("&s{v}"),
             ParamKind::Subject(Access::Mut) => format!("&mut s{v}"),

@@ -155,8 +155,9 @@ impl<T> Arg<T> {
     message = "`{Self}` is not a parameter type #[smallscope::api] supports",
     label = "unsupported parameter type",
     note = "parameters may be integers, `bool`, `char`, `String`, `&str`, `Option<integer>`, `Vec<integer>`, \
-            `&[integer]`, `&Vec<integer>`, the subject type (`Self`, `&Self`, `&mut Self`), or a reference to \
-            another type with #[smallscope::api] (`&Other`, `&mut Other`)",
+            `&[integer]`, `&Vec<integer>`, the subject type (`Self`, `&Self`, `&mut Self`), a reference to \
+            another type with #[smallscope::api] (`&Other`, `&mut Other`), or a handle: a `Clone` type that an \
+            operation of the same block returns (`insert(..) -> Key`, then `remove(key: Key)`)",
     note = "leave the method out of the API with #[smallscope(skip)]"
 )]
 pub trait Primitive<'a>: Sized {

@@ -8,10 +8,13 @@
 //! scope's domains ([`ParamKind`]), the subject type itself (`Self`,
 //! `&Self`, `&mut Self`) drawn from structures built before, or a
 //! reference to another type with `#[smallscope::api]` (`&Order`,
-//! `&mut Order`), drawn from that type's own structures ([`other`]). Any
-//! other parameter type (a `&mut [u8]`, a `&PriceList` without an API) is
-//! a compile error on that parameter; leave the method out with
-//! `#[smallscope(skip)]`.
+//! `&mut Order`), drawn from that type's own structures ([`other`]), or a
+//! handle: a type (or `&` of it) that some operation of the block returns,
+//! itself or in `Ok` (`insert(..) -> Key`, `remove(key: Key)`), whose values
+//! are those earlier calls of the same sequence returned
+//! ([`ParamKind::Handle`]). Any other parameter type (a `&mut [u8]`, a
+//! `&PriceList` without an API) is a compile error on that parameter; leave
+//! the method out with `#[smallscope(skip)]`.
 //!
 //! A returned value is observed through its `Debug` rendering; a type
 //! without `Debug` (an `impl Iterator`) is called but not observed.

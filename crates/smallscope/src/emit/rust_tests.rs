@@ -290,7 +290,7 @@ fn make_arm(step: &Step, ops: &[OperationInfo], ty: &str) -> (Vec<String>, Strin
         Output::Result => (Some(inputs), inputs),
         Output::Param(slot) => match operands[usize::from(slot)] {
             Operand::Var(v) => (None, v),
-            Operand::Literal(_) => unreachable!("a structure comes out of a structure slot"),
+            Operand::Literal(_) | Operand::Returned(_) => unreachable!("a structure comes out of a structure slot"),
         },
     };
     let program = Program { calls: vec![Call { op: step.op, operands, binds }], result: Some(result) };

@@ -13,7 +13,7 @@ use regex::Regex;
 use rustc_hash::FxHashSet;
 
 use super::Contract;
-use crate::api::{Access, Arg, Operation, ParamKind, Returned};
+use crate::api::{Access, Arg, HandleValue, Operation, ParamKind, Returned};
 use crate::beapi::fingerprint;
 use crate::events::{During, FailureKind};
 use crate::heap::{CloneAudit, Heap, Linearizer};
@@ -142,6 +142,10 @@ pub type Shared<T> = Arc<SafeDrop<T>>;
 
 /// The subject values of a sequence, by variable; `None` once moved.
 pub type Values<T> = Vec<Option<Shared<T>>>;
+
+/// The handles a sequence's calls returned, by the call's index in the
+/// flattened sequence (see [`ParamKind::Handle`]).
+pub type Handles = Vec<Option<HandleValue>>;
 
 /// Runs calls of one subject's operations and checks its contracts.
 pub struct Executor<'a, T> {
@@ -328,12 +332,14 @@ impl<'a, T> Executor<'a, T> {
 }
 
 impl<T: Heap> Executor<'_, T> {
-    /// Runs `call`, call `index` of its sequence, on `values`, then checks
-    /// the contracts on what it touched. `touched` receives the variables
-    /// the call used or bound.
+    /// Runs `call`, call `index` of its sequence, on `values` and the
+    /// `handles` calls before it returned (adding the one it returns), then
+    /// checks the contracts on what it touched. `touched` receives the
+    /// variables the call used or bound.
     pub fn call(
         &self,
         values: &mut Values<T>,
+        handles: &mut Handles,
         call: &Call,
         index: usize,
         render: bool,
@@ -364,6 +370,10 @@ impl<T: Heap> Executor<'_, T> {
                     }
                 }
                 Operand::Literal(literal) => args.push(literal.to_arg()),
+                Operand::Returned(from) => match handles.get(*from as usize).cloned().flatten() {
+                    Some(handle) => args.push(Arg::Handle(handle)),
+                    None => return CallResult::Illegal,
+                },
             }
         }
         flight::position(self.address(index, None));
@@ -414,7 +424,13 @@ impl<T: Heap> Executor<'_, T> {
                 touched.push(var as u32);
                 (None, None)
             }
-            Ok(Returned::Value { rendered, int, .. }) => (int, rendered),
+            Ok(Returned::Value { rendered, int, handle }) => {
+                if handles.len() <= index {
+                    handles.resize(index + 1, None);
+                }
+                handles[index] = handle;
+                (int, rendered)
+            }
             Ok(Returned::Unit) => (None, None),
         };
         match self.check(values, touched, call.op, index) {
@@ -561,6 +577,7 @@ impl<T: Heap> Executor<'_, T> {
     /// ok, or before a call that killed an earlier attempt (as a failure).
     pub fn replay(&self, program: &Program, render: bool) -> Replay {
         let mut values: Values<T> = Vec::new();
+        let mut handles: Handles = Vec::new();
         let mut touched = Vec::new();
         let mut rendered = Vec::with_capacity(program.calls.len());
         let names = if self.killed.is_empty() { Vec::new() } else { self.contract_names() };
@@ -573,7 +590,7 @@ impl<T: Heap> Executor<'_, T> {
                 // It kept killing the worker: the replay cannot go on.
                 return Replay { stopped: Some((index, CallResult::Illegal)), rendered };
             }
-            match self.call(&mut values, call, index, render, &mut touched) {
+            match self.call(&mut values, &mut handles, call, index, render, &mut touched) {
                 CallResult::Ok { rendered: r, .. } => rendered.push(r),
                 other => return Replay { stopped: Some((index, other)), rendered },
             }

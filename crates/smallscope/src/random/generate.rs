@@ -11,7 +11,9 @@ use rand::{RngExt, SeedableRng};
 use rand_xorshift::XorShiftRng;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::execute::{Broken, CallResult, Executor, GroupKey, Shared, TouchedPrint, Values, KILLS_TO_SWITCH_OFF};
+use super::execute::{
+    Broken, CallResult, Executor, GroupKey, Handles, Shared, TouchedPrint, Values, KILLS_TO_SWITCH_OFF,
+};
 use super::journal::{Delta, GroupState, Prints, SampledState, StoredComponent};
 use super::sequence::Sequence;
 use super::{IndexPruning, RandomConfig, Resume};
@@ -117,7 +119,31 @@ pub(super) struct Component<T> {
     /// The components it starts with, by index.
     parts: Vec<u32>,
     values: Values<T>,
+    /// The handles its calls returned, kept with `values`.
+    handles: Handles,
     pub reusable: Vec<u32>,
+    /// The calls that return a handle, by index in the flattened sequence, and its kind.
+    handle_calls: Vec<(u32, u8)>,
+}
+
+impl<T> Component<T> {
+    fn new(
+        seq: Arc<Sequence>,
+        parts: Vec<u32>,
+        values: Values<T>,
+        handles: Handles,
+        reusable: Vec<u32>,
+        ops: &[Operation<T>],
+    ) -> Self {
+        // Every call of a stored sequence returned normally: each that returns a handle did.
+        let handle_calls = match ops.iter().any(|op| op.returns_handle.is_some()) {
+            true => (seq.flatten().calls.iter().enumerate())
+                .filter_map(|(i, call)| Some((i as u32, ops[usize::from(call.op)].returns_handle?)))
+                .collect(),
+            false => Vec::new(),
+        };
+        Component { seq, parts, values, handles, reusable, handle_calls }
+    }
 }
 
 /// The smallest failing sequence of one group so far.
@@ -154,6 +180,9 @@ pub(super) struct Generator<'a, T> {
     /// does not change what is generated.
     sample_rng: XorShiftRng,
     pub components: Vec<Component<T>>,
+    /// By handle kind: the components with a call returning one (Randoop's
+    /// rule: a handle argument is a value the sequence returned before).
+    handle_components: Vec<Vec<u32>>,
     ints: Vec<i64>,
     int_seen: FxHashSet<i64>,
     made: FxHashSet<u128>,
@@ -205,6 +234,7 @@ impl<'a, T: Heap> Generator<'a, T> {
             rng: XorShiftRng::seed_from_u64(config.seed),
             sample_rng: XorShiftRng::seed_from_u64(config.seed ^ 0x5EED_5A3F_1E00_0001),
             components: Vec::new(),
+            handle_components: Vec::new(),
             ints: Vec::new(),
             int_seen: FxHashSet::default(),
             made: FxHashSet::default(),
@@ -414,7 +444,7 @@ impl<'a, T: Heap> Generator<'a, T> {
             let parts: Vec<Arc<Sequence>> =
                 stored.parts.iter().map(|&p| self.components[p as usize].seq.clone()).collect();
             let seq = Arc::new(Sequence::new(parts, stored.calls));
-            let values = self.rebuild_values(index, &stored.parts, &seq)?;
+            let (values, handles) = self.rebuild_values(index, &stored.parts, &seq)?;
             // Values are kept only while `Clone` is trusted; without them
             // there is nothing to index (as when the run made them).
             if seq.len() <= MEET_EQUAL_MAX_CALLS {
@@ -424,7 +454,7 @@ impl<'a, T: Heap> Generator<'a, T> {
                     }
                 }
             }
-            self.components.push(Component { seq, parts: stored.parts, values, reusable: stored.reusable });
+            self.store(Component::new(seq, stored.parts, values, handles, stored.reusable, self.exec.ops));
         }
         self.committed_components = self.components.len();
         for (component, var) in seen_equal {
@@ -441,19 +471,20 @@ impl<'a, T: Heap> Generator<'a, T> {
 
     /// The final values of stored component `index`, made again from its
     /// parts' values (empty when values are not kept: no usable `Clone`).
-    fn rebuild_values(&mut self, index: usize, parts: &[u32], seq: &Sequence) -> Result<Values<T>, String> {
+    fn rebuild_values(&mut self, index: usize, parts: &[u32], seq: &Sequence) -> Result<(Values<T>, Handles), String> {
         if self.exec.clone.get().is_none() {
-            return Ok(Vec::new());
+            return Ok((Vec::new(), Vec::new()));
         }
-        let mut values: Values<T> =
-            parts.iter().flat_map(|&c| self.components[c as usize].values.iter().cloned()).collect();
+        let parts: Vec<usize> = parts.iter().map(|&p| p as usize).collect();
+        let (mut values, mut handles) = self.part_values(&parts);
         self.exec.locate(stage::REBUILD, index as u64);
         let mut touched = Vec::new();
+        let skipped = seq.len() - seq.own_calls().len();
         for (i, call) in seq.own_calls().iter().enumerate() {
-            match self.exec.call(&mut values, call, i, false, &mut touched) {
+            match self.exec.call(&mut values, &mut handles, call, skipped + i, false, &mut touched) {
                 CallResult::Ok { .. } => {}
                 // As in the run before: from here on, values are replayed.
-                CallResult::ShallowClone => return Ok(Vec::new()),
+                CallResult::ShallowClone => return Ok((Vec::new(), Vec::new())),
                 _ => {
                     return Err(format!(
                         "resuming: stored sequence {index} did not run as before: is the code deterministic?"
@@ -461,7 +492,37 @@ impl<'a, T: Heap> Generator<'a, T> {
                 }
             }
         }
-        Ok(values)
+        Ok((values, handles))
+    }
+
+    /// The final values of `parts`, in order, and the handles their calls
+    /// returned, numbered as in the sequence they start.
+    fn part_values(&self, parts: &[usize]) -> (Values<T>, Handles) {
+        let mut values = Vec::new();
+        let mut handles = Vec::new();
+        for &part in parts {
+            let component = &self.components[part];
+            values.extend(component.values.iter().cloned());
+            let first = handles.len();
+            handles.extend(component.handles.iter().cloned());
+            handles.resize(first + component.seq.len(), None);
+        }
+        (values, handles)
+    }
+
+    /// Adds a stored sequence, and indexes the handles it offers.
+    fn store(&mut self, component: Component<T>) {
+        let index = self.components.len() as u32;
+        for &(_, kind) in &component.handle_calls {
+            let kind = usize::from(kind);
+            if self.handle_components.len() <= kind {
+                self.handle_components.resize_with(kind + 1, Vec::new);
+            }
+            if self.handle_components[kind].last() != Some(&index) {
+                self.handle_components[kind].push(index);
+            }
+        }
+        self.components.push(component);
     }
 
     /// Seeds the component set with every sequence of a constructor and at
@@ -546,7 +607,7 @@ impl<'a, T: Heap> Generator<'a, T> {
                     .chain(self.seed_ints(int).map(|v| Arc::from([v])))
                     .map(|list| Operand::Literal(Literal::IntList(list)))
                     .collect(),
-                // Work in progress (branch `handles`): not passed yet.
+                // Handles come from earlier calls, which bootstrap sequences do not have.
                 ParamKind::Handle { .. } => Vec::new(),
                 // The smallest structures of the other subject.
                 ParamKind::Other(_) => self
@@ -643,6 +704,9 @@ impl<'a, T: Heap> Generator<'a, T> {
         let mut parts: Vec<usize> = Vec::new();
         let mut offsets: Vec<u32> = Vec::new();
         let mut next_var = 0u32;
+        // Where each part's calls start in the new sequence.
+        let mut call_offsets: Vec<u32> = Vec::new();
+        let mut next_call = 0u32;
         let mut operands = Vec::with_capacity(op.params.len());
         let mut consumes = false;
         for (slot, kind) in op.params.iter().enumerate() {
@@ -669,6 +733,8 @@ impl<'a, T: Heap> Generator<'a, T> {
                             parts.push(c);
                             offsets.push(next_var);
                             next_var += component.seq.vars();
+                            call_offsets.push(next_call);
+                            next_call += component.seq.len() as u32;
                             offsets[offsets.len() - 1] + v
                         }
                     };
@@ -695,8 +761,34 @@ impl<'a, T: Heap> Generator<'a, T> {
                     let list: Vec<i64> = (0..length).map(|_| self.pick_int(int)).collect();
                     Operand::Literal(Literal::IntList(list.into()))
                 }
-                // Work in progress (branch `handles`): not passed yet.
-                ParamKind::Handle { .. } => return None,
+                ParamKind::Handle { kind, .. } => {
+                    // A handle a part already picked returned, or, half the time or when
+                    // none did, one a new part returned (Randoop's rule).
+                    let offered: Vec<u32> = (parts.iter().zip(&call_offsets))
+                        .flat_map(|(&p, &at)| {
+                            let calls = &self.components[p].handle_calls;
+                            calls.iter().filter(|(_, k)| *k == kind).map(move |(c, _)| at + c)
+                        })
+                        .collect();
+                    let holders = self.handle_components.get(usize::from(kind)).map_or(0, Vec::len);
+                    if holders > 0 && (offered.is_empty() || self.rng.random_bool(0.5)) {
+                        let c = self.handle_components[usize::from(kind)][self.rng.random_range(0..holders)] as usize;
+                        let component = &self.components[c];
+                        let calls: Vec<u32> =
+                            component.handle_calls.iter().filter(|(_, k)| *k == kind).map(|(c, _)| *c).collect();
+                        let call = next_call + calls[self.rng.random_range(0..calls.len())];
+                        parts.push(c);
+                        offsets.push(next_var);
+                        next_var += component.seq.vars();
+                        call_offsets.push(next_call);
+                        next_call += component.seq.len() as u32;
+                        Operand::Returned(call)
+                    } else if !offered.is_empty() {
+                        Operand::Returned(offered[self.rng.random_range(0..offered.len())])
+                    } else {
+                        return None; // no sequence returned a handle of this kind yet
+                    }
+                }
                 ParamKind::Other(_) => {
                     let count = self.other_values(op, slot).len();
                     if count == 0 {
@@ -756,13 +848,15 @@ impl<'a, T: Heap> Generator<'a, T> {
         let mut prints: Vec<TouchedPrint> = Vec::new();
         let new_calls = seq.own_calls();
         let replayed;
+        let mut handles: Handles;
         let calls: &[Call] = if self.exec.clone.get().is_some() {
             // The fast path: start from the parts' stored final values.
-            values = parts.iter().flat_map(|&c| self.components[c].values.iter().cloned()).collect();
+            (values, handles) = self.part_values(parts);
             new_calls
         } else {
             // Without `Clone`, a stored value cannot be shared: replay everything.
             values = Vec::new();
+            handles = Vec::new();
             replayed = seq.flatten();
             &replayed.calls
         };
@@ -774,7 +868,7 @@ impl<'a, T: Heap> Generator<'a, T> {
                 self.step_past(killed, &seq, skipped + index);
                 return;
             }
-            let result = self.exec.call(&mut values, call, skipped + index, false, &mut touched);
+            let result = self.exec.call(&mut values, &mut handles, call, skipped + index, false, &mut touched);
             if let Some(first) = self.exec.killed_at(skipped + index, false) {
                 // It returned this time: confirmed it is not.
                 self.counts.failing += 1;
@@ -846,9 +940,10 @@ impl<'a, T: Heap> Generator<'a, T> {
             }
             if self.exec.clone.get().is_none() {
                 values.clear();
+                handles.clear();
             }
             let parts = parts.iter().map(|&c| c as u32).collect();
-            self.components.push(Component { seq, parts, values, reusable });
+            self.store(Component::new(seq, parts, values, handles, reusable, self.exec.ops));
         }
     }
 

@@ -7,7 +7,8 @@
 //! when it has to be replayed, simplified or printed.
 //!
 //! Variables are the subject values a sequence declares, numbered in order:
-//! first those of each part, in order, then those its own calls bind.
+//! first those of each part, in order, then those its own calls bind. Calls,
+//! which a handle operand names, are numbered the same way.
 
 use std::sync::Arc;
 
@@ -81,12 +82,14 @@ impl Sequence {
     }
 
     fn flatten_into(&self, out: &mut Vec<Call>, offset: u32) {
+        // Calls are numbered from the sequence's first, as variables are.
+        let first_call = out.len() as u32;
         let mut next = offset;
         for part in &self.parts {
             part.flatten_into(out, next);
             next += part.vars;
         }
-        out.extend(self.calls.iter().map(|call| call.renamed(|v| v + offset)));
+        out.extend(self.calls.iter().map(|call| call.renumbered(|v| v + offset, |c| c + first_call)));
     }
 }
 
@@ -123,6 +126,10 @@ fn hash_call(hasher: &mut Xxh3, call: &Call) {
                 for v in values.iter() {
                     hasher.update(&v.to_le_bytes());
                 }
+            }
+            Operand::Returned(c) => {
+                hasher.update(&[11]);
+                hasher.update(&c.to_le_bytes());
             }
             // A structure's Rust block names it exactly.
             Operand::Literal(Literal::Other(value)) => {

@@ -86,14 +86,7 @@ impl<T: crate::heap::Heap> Simplifier<'_, T> {
                 let mut end = program.calls.len().saturating_sub(1);
                 while end >= size {
                     let start = end - size;
-                    let mut candidate = program.clone();
-                    candidate.calls.drain(start..end);
-                    // A call binding a variable used later cannot go alone.
-                    let valid = program.calls[start..end]
-                        .iter()
-                        .filter_map(|c| c.binds)
-                        .all(|v| !uses(&candidate.calls[start..], v));
-                    match valid.then(|| self.keeps_failure(candidate)).flatten() {
+                    match without_calls(&program, start..end).and_then(|candidate| self.keeps_failure(candidate)) {
                         Some(kept) => {
                             program = kept;
                             end = start.min(program.calls.len().saturating_sub(1));
@@ -138,6 +131,10 @@ impl<T: crate::heap::Heap> Simplifier<'_, T> {
     /// Tries to supply `placeholder`, as used from call `at` on, from a
     /// shorter stored sequence; more general (shorter, simpler) ones first.
     fn replace_at(&self, program: &Program, at: usize, placeholder: u32) -> Option<Program> {
+        // Handles tie calls to their places: such programs are only shrunk by removal.
+        if program.calls.iter().flat_map(|c| &c.operands).any(|o| matches!(o, Operand::Returned(_))) {
+            return None;
+        }
         let given = program.calls.iter().filter_map(|c| c.binds).max().map_or(0, |m| m + 1);
         let mut renamed = program.clone();
         for call in &mut renamed.calls[at..] {
@@ -261,8 +258,25 @@ impl<T: crate::heap::Heap> Simplifier<'_, T> {
 fn vars_of(call: &Call) -> impl Iterator<Item = u32> + '_ {
     call.operands.iter().filter_map(|o| match o {
         Operand::Var(v) => Some(*v),
-        Operand::Literal(_) => None,
+        Operand::Literal(_) | Operand::Returned(_) => None,
     })
+}
+
+/// `program` without the calls in `removed`, the handles later calls take
+/// renumbered; `None` when a later call uses a variable or a handle one of
+/// them made (so they cannot go alone).
+fn without_calls(program: &Program, removed: std::ops::Range<usize>) -> Option<Program> {
+    let (start, end) = (removed.start as u32, removed.end as u32);
+    let later = &program.calls[removed.end..];
+    let binds_used = program.calls[removed.clone()].iter().filter_map(|c| c.binds).any(|v| uses(later, v));
+    let handle_used =
+        later.iter().flat_map(|c| &c.operands).any(|o| matches!(o, Operand::Returned(c) if (start..end).contains(c)));
+    if binds_used || handle_used {
+        return None;
+    }
+    let mut calls = program.calls[..removed.start].to_vec();
+    calls.extend(later.iter().map(|c| c.renumbered(|v| v, |c| if c >= end { c - (end - start) } else { c })));
+    Some(Program { calls, result: program.result })
 }
 
 fn uses(calls: &[Call], var: u32) -> bool {
@@ -306,7 +320,7 @@ fn literal_weight(program: &Program) -> u32 {
                 values.iter().map(|v| 1 + v.unsigned_abs().min(1_000) as u32).sum::<u32>() + 1
             }
             Operand::Literal(_) => 1,
-            Operand::Var(_) => 0,
+            Operand::Var(_) | Operand::Returned(_) => 0,
         })
         .sum()
 }
