@@ -8,7 +8,7 @@
 //! ```
 //!
 //! `init` writes a small crate in `smallscope/` whose `smallscope` binary is
-//! [`smallscope_cli::main`] with the user's crate linked in (and with it
+//! `smallscope_cli::main` with the user's crate linked in (and with it
 //! every `#[smallscope::api]`, `#[derive(Korat)]` and comparison it
 //! registers). A run builds that harness in release mode, runs the engine
 //! in supervised workers, and writes:
@@ -195,7 +195,7 @@ fn run_engine(mut cargo: CargoOptions, words: Vec<String>) -> anyhow::Result<Exi
     // The options are checked before the (slow) build; --help is answered here.
     let mut check = vec!["smallscope".to_owned(), engine.clone()];
     check.extend(args.iter().cloned());
-    let matches = match smallscope_cli::command().try_get_matches_from(&check) {
+    let matches = match smallscope_args::command().try_get_matches_from(&check) {
         Ok(matches) => matches,
         Err(error) => {
             error.print()?;
@@ -250,7 +250,7 @@ fn run_engine(mut cargo: CargoOptions, words: Vec<String>) -> anyhow::Result<Exi
     let mut child = std::process::Command::new(binary)
         .arg(engine)
         .args(&harness_args)
-        .env(smallscope_cli::PROGRAM_VAR, program.join(" "))
+        .env(smallscope_args::PROGRAM_VAR, program.join(" "))
         .current_dir(&project.dir)
         .process_group(0)
         .spawn()?;

@@ -109,7 +109,7 @@ impl Settings {
         let mut env: Vec<(String, String)> = env
             .into_iter()
             .filter(|(name, _)| {
-                name.starts_with(ENV_PREFIX) && !smallscope_cli::INTERNAL_VARIABLES.contains(&name.as_str())
+                name.starts_with(ENV_PREFIX) && !smallscope_args::INTERNAL_VARIABLES.contains(&name.as_str())
             })
             .collect();
         env.sort();
@@ -276,7 +276,7 @@ fn switch_on(value: &toml::Value) -> Option<bool> {
 /// the global ones; read from its clap definition once.
 fn engine_args(engine: &str) -> &'static [clap::Arg] {
     static BY_ENGINE: std::sync::LazyLock<Vec<(&'static str, Vec<clap::Arg>)>> = std::sync::LazyLock::new(|| {
-        let command = smallscope_cli::command();
+        let command = smallscope_args::command();
         let of = |engine: &'static str| {
             let sub = command.find_subcommand(engine).into_iter().flat_map(|sub| sub.get_arguments());
             let args = command.get_arguments().chain(sub).cloned();

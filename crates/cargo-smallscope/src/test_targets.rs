@@ -5,6 +5,7 @@
 //! `tests/smallscope_<subject>_failing.rs`, that fails until the bugs are
 //! fixed.
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -147,10 +148,23 @@ impl TestTargets {
         for module in modules {
             text.push_str(&format!("#[path = \"{folder}/{module}.rs\"]\nmod {module};\n"));
         }
-        smallscope::emit::write_atomically(&root, text.as_bytes())
-            .map_err(|e| Problem::new(format!("cannot write {}: {e}", root.display())))?;
+        write_atomically(&root, &text).map_err(|e| Problem::new(format!("cannot write {}: {e}", root.display())))?;
         Ok(true)
     }
+}
+
+/// Writes `text` to `path` whole or not at all: into a temporary file
+/// beside it, renamed over it, so a kill leaves the old file, never half
+/// of the new one.
+fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let mut file = tempfile::NamedTempFile::new_in(dir)?;
+    file.write_all(text.as_bytes())?;
+    // A temporary file is private; a test target is an ordinary file.
+    file.as_file().set_permissions(std::fs::Permissions::from_mode(0o644))?;
+    file.as_file().sync_all()?;
+    file.persist(path).map(drop).map_err(|e| e.error)
 }
 
 /// Formats the test files with the crate's `rustfmt` settings, when rustfmt
@@ -163,5 +177,22 @@ fn format(roots: &[PathBuf]) {
     let status = Command::new(rustfmt).args(["--edition", "2021"]).args(roots).status();
     if !matches!(status, Ok(s) if s.success()) {
         eprintln!("note: rustfmt did not run on the generated tests; they are left as written");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_root_is_replaced_whole_and_leaves_no_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("smallscope_bst.rs");
+        std::fs::write(&path, "old").unwrap();
+        write_atomically(&path, "new").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
+        use std::os::unix::fs::PermissionsExt as _;
+        assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o644);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 }

@@ -26,77 +26,9 @@ use std::io::Write as _;
 use std::process::Command;
 
 use anyhow::{bail, Context as _};
+use smallscope_args::bench::{BeapiBench, BenchArgs, BenchKind, IsolationBench, KoratBench, RandomBench};
 
 use crate::summary::{BeapiSummary, KoratSummary, RandomSummary};
-
-#[derive(clap::Args)]
-pub struct BenchArgs {
-    #[command(subcommand)]
-    kind: BenchKind,
-}
-
-#[derive(clap::Subcommand)]
-enum BenchKind {
-    /// BEAPI configurations at growing scopes (paper Table 2), then the bst targets.
-    Beapi(BeapiBench),
-    /// Korat on its benchmark models: found, explored, seconds, candidates per second.
-    Korat(KoratBench),
-    /// Random testing throughput: sequences per second, one thread and all cores.
-    Random(RandomBench),
-    /// What running the engine in a supervised worker costs, against the same run in process.
-    Isolation(IsolationBench),
-    /// Builders identification: HC and GA time and sets, largest BEAPI scope, random with builders (paper Table 3).
-    Builders(crate::builders_bench::BuildersBench),
-    /// Field coverage suites: size and generation time per policy and scope (the field coverage paper's Tables II and III).
-    Suites(crate::suite_bench::SuitesBench),
-}
-
-#[derive(clap::Args)]
-struct IsolationBench {
-    /// Runs of each command in each mode (the median is reported).
-    #[arg(long, default_value_t = 3)]
-    runs: usize,
-    /// Sequences of the random run.
-    #[arg(long, default_value_t = 1_000_000)]
-    sequences: u64,
-    /// Scope of the BEAPI run.
-    #[arg(long, default_value_t = 10)]
-    scope: u32,
-}
-
-#[derive(clap::Args)]
-struct RandomBench {
-    /// Seconds per cell (the time limit of each run).
-    #[arg(long, default_value_t = 10.0)]
-    seconds: f64,
-    /// Seed of the first generator; generator `i` of a parallel cell gets `seed + i`.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
-}
-
-#[derive(clap::Args)]
-struct KoratBench {
-    /// `subject:from-to` (or `subject:n`) items, separated by commas. Default:
-    /// the rows measured against Korat 1.0 (binary-tree:13, search-tree:9,
-    /// red-black-tree:10, sorted-list:12); with --instructions, the rows
-    /// counted with callgrind (binary-tree:10, search-tree:8,
-    /// red-black-tree:9, sorted-list:10).
-    #[arg(long, value_delimiter = ',')]
-    runs: Vec<String>,
-    /// Threads per search (0: all cores).
-    #[arg(long, default_value_t = 1)]
-    threads: usize,
-    /// Count the instructions per explored candidate instead of timing:
-    /// runs `smallscope korat SUBJECT --scope N --threads 1 --format json
-    /// --no-isolation` under `valgrind --tool=callgrind` (Debian package
-    /// `valgrind`), which counts the same on a busy machine.
-    #[arg(long)]
-    instructions: bool,
-    /// Only the hand-written binary-tree search at this scope, as JSON (what
-    /// --instructions runs under callgrind for its `by hand` rows).
-    #[arg(long, hide = true)]
-    by_hand: Option<u32>,
-}
 
 /// What the hand-written binary-tree search counted, and its time.
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -131,31 +63,6 @@ const KORAT_1_0: [(&str, u32, u64, f64); 4] = [
     ("red-black-tree", 10, 7_530_712, 5.5),
     ("sorted-list", 12, 16_225_257, 6.9),
 ];
-
-#[derive(clap::Args)]
-struct BeapiBench {
-    /// Subjects, separated by commas.
-    #[arg(long, value_delimiter = ',', default_value = "bst,avl,rbt,ncl")]
-    subjects: Vec<String>,
-    /// Seconds allowed per run.
-    #[arg(long, default_value_t = 60.0)]
-    limit: f64,
-    /// First scope.
-    #[arg(long, default_value_t = 3)]
-    from: u32,
-    /// Last scope.
-    #[arg(long, default_value_t = 15)]
-    to: u32,
-    /// Memory allowed per run, in MiB; a run over it counts as over the limit.
-    #[arg(long, default_value_t = 12_288)]
-    memory_limit_mb: u64,
-    /// Skip the bst performance-target table.
-    #[arg(long)]
-    no_targets: bool,
-    /// Only the bst performance-target table.
-    #[arg(long)]
-    targets_only: bool,
-}
 
 /// One benchmark configuration.
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -16,32 +16,9 @@
 
 use std::io::Write as _;
 
-use crate::summary::{BuildersSummary, RandomSummary};
+use smallscope_args::bench::BuildersBench;
 
-#[derive(clap::Args)]
-pub struct BuildersBench {
-    /// Subjects of the identification and largest-scope tables, separated by commas.
-    #[arg(long, value_delimiter = ',', default_value = "bst,binheap,rbt,ncl-full,tree-map,union-find,scheduler,lits")]
-    subjects: Vec<String>,
-    /// The scope builders are identified at.
-    #[arg(long, default_value_t = 5)]
-    scope: u32,
-    /// The GA runs with seeds 0..N.
-    #[arg(long, default_value_t = 5)]
-    seeds: u64,
-    /// Seconds allowed per BEAPI run in the largest-scope table (0: skip the table).
-    #[arg(long, default_value_t = 60.0)]
-    limit: f64,
-    /// Seconds of each random run in Table 3, separated by commas (empty: skip the table).
-    #[arg(long, value_delimiter = ',', default_value = "5,10,20")]
-    random_seconds: Vec<f64>,
-    /// Subjects of Table 3, separated by commas.
-    #[arg(long, value_delimiter = ',', default_value = "ncl-full,tree-map,scheduler,lits")]
-    random_subjects: Vec<String>,
-    /// Memory allowed per run, in MiB.
-    #[arg(long, default_value_t = 12_288)]
-    memory_limit_mb: u64,
-}
+use crate::summary::{BuildersSummary, RandomSummary};
 
 /// Runs this binary with `args`, single-threaded as the target is stated.
 fn child<S: serde::de::DeserializeOwned>(args: &[String]) -> anyhow::Result<S> {

@@ -8,116 +8,73 @@ use std::sync::Arc;
 use smallscope::beapi::{parse_int_range, BeapiConfig, BuilderMethod, Builders};
 use smallscope::builders::{Identification, IdentificationReport, IdentifySettings, Role};
 use smallscope::runner::Job;
+use smallscope_args::builders::{BuildersArgs, MethodArg};
+use smallscope_args::Format;
 
-use crate::beapi_command::Format;
 use crate::run::RunOptions;
 use crate::summary::BuildersSummary;
-use crate::{find_subject, print, program, BadInput, RunArgs};
+use crate::{find_subject, print, program, BadInput};
 
-/// `--method`.
-#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum MethodArg {
-    /// Hill climbing: fast on small APIs.
-    Hc,
-    /// The genetic algorithm: for rich APIs (20 to 40 methods).
-    Ga,
+fn settings(args: &BuildersArgs) -> Result<IdentifySettings, BadInput> {
+    let mut beapi = BeapiConfig {
+        scope: args.scope,
+        builder_scope: args.scope,
+        builders: Builders::Auto,
+        omit: args.omit.clone(),
+        cache_dir: args.cache.dir(),
+        ..BeapiConfig::default()
+    };
+    if let Some(ints) = &args.ints {
+        beapi.ints = Some(parse_int_range(ints)?);
+    }
+    crate::bounds::apply(&args.bounds, &mut beapi)?;
+    if let Some(seconds) = args.time_limit {
+        beapi.time_limit = Some(smallscope::positive_seconds("--time-limit", seconds)?);
+    }
+    beapi.validate()?;
+    let method = match args.method {
+        MethodArg::Hc => BuilderMethod::HillClimbing,
+        MethodArg::Ga => BuilderMethod::Genetic,
+    };
+    Ok(IdentifySettings { beapi, method, seed: args.seed })
 }
 
-#[derive(clap::Args)]
-pub struct BuildersArgs {
-    /// A registered subject (see `smallscope list`).
-    pub subject: String,
-    /// How to search: `hc` (hill climbing) or `ga` (the genetic algorithm).
-    #[arg(long, value_enum, default_value = "ga")]
-    pub method: MethodArg,
-    /// The scope sets of builders are scored at, and compared with the whole API at.
-    #[arg(long, default_value_t = 5)]
-    pub scope: u32,
-    /// The genetic algorithm's seed (any seed should give the same set).
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-    /// Integer arguments, `A..B` with B excluded (default `0..scope`).
-    #[arg(long, value_name = "A..B", allow_hyphen_values = true)]
-    pub ints: Option<String>,
-    /// Leave `Class.field` out of the canonical form (repeatable).
-    #[arg(long = "omit", value_name = "CLASS.FIELD")]
-    pub omit: Vec<String>,
-    #[command(flatten)]
-    pub bounds: crate::bounds::SearchBounds,
-    /// Stop after this many seconds, keeping the best set so far (not cached).
-    #[arg(long, value_name = "SECONDS")]
-    pub time_limit: Option<f64>,
-    /// How the summary is printed: `text`, or `json` (as `summary.json`).
-    #[arg(long, value_enum, default_value = "text")]
-    pub format: Format,
-    #[command(flatten)]
-    pub cache: crate::CacheArgs,
-    #[command(flatten)]
-    pub run: RunArgs,
+/// The command that repeats this run.
+fn command(args: &BuildersArgs) -> String {
+    let method = match args.method {
+        MethodArg::Hc => "hc",
+        MethodArg::Ga => "ga",
+    };
+    let mut command = format!("{} builders {} --method {method} --scope {}", program(), args.subject, args.scope);
+    if args.method == MethodArg::Ga {
+        command.push_str(&format!(" --seed {}", args.seed));
+    }
+    if let Some(ints) = &args.ints {
+        command.push_str(&format!(" --ints={ints}"));
+    }
+    for field in &args.omit {
+        command.push_str(&format!(" --omit {field}"));
+    }
+    for flag in args.bounds.flags() {
+        command.push_str(&format!(" {flag}"));
+    }
+    command
 }
 
-impl BuildersArgs {
-    fn settings(&self) -> Result<IdentifySettings, BadInput> {
-        let mut beapi = BeapiConfig {
-            scope: self.scope,
-            builder_scope: self.scope,
-            builders: Builders::Auto,
-            omit: self.omit.clone(),
-            cache_dir: self.cache.dir(),
-            ..BeapiConfig::default()
-        };
-        if let Some(ints) = &self.ints {
-            beapi.ints = Some(parse_int_range(ints)?);
-        }
-        self.bounds.apply(&mut beapi)?;
-        if let Some(seconds) = self.time_limit {
-            beapi.time_limit = Some(smallscope::positive_seconds("--time-limit", seconds)?);
-        }
-        beapi.validate()?;
-        let method = match self.method {
-            MethodArg::Hc => BuilderMethod::HillClimbing,
-            MethodArg::Ga => BuilderMethod::Genetic,
-        };
-        Ok(IdentifySettings { beapi, method, seed: self.seed })
-    }
-
-    /// The command that repeats this run.
-    fn command(&self) -> String {
-        let method = match self.method {
-            MethodArg::Hc => "hc",
-            MethodArg::Ga => "ga",
-        };
-        let mut command = format!("{} builders {} --method {method} --scope {}", program(), self.subject, self.scope);
-        if self.method == MethodArg::Ga {
-            command.push_str(&format!(" --seed {}", self.seed));
-        }
-        if let Some(ints) = &self.ints {
-            command.push_str(&format!(" --ints={ints}"));
-        }
-        for field in &self.omit {
-            command.push_str(&format!(" --omit {field}"));
-        }
-        for flag in self.bounds.flags() {
-            command.push_str(&format!(" {flag}"));
-        }
-        command
-    }
-
-    /// The run as a job: what the supervisor runs, and its workers.
-    pub fn job(&self) -> Result<Arc<dyn Job<Fold = IdentificationReport>>, BadInput> {
-        let registration = find_subject(&self.subject)?;
-        Ok(registration.subject().builders(self.settings()?, self.subject.clone(), Some(self.command())))
-    }
+/// The run as a job: what the supervisor runs, and its workers.
+pub fn job(args: &BuildersArgs) -> Result<Arc<dyn Job<Fold = IdentificationReport>>, BadInput> {
+    let registration = find_subject(&args.subject)?;
+    Ok(registration.subject().builders(settings(args)?, args.subject.clone(), Some(command(args))))
 }
 
 pub fn run(args: &BuildersArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
-    let job = args.job()?;
+    let job = job(args)?;
     let subject = find_subject(&args.subject)?.subject();
-    let options = options.timed(args.settings()?.beapi.time_limit);
+    let options = options.timed(settings(args)?.beapi.time_limit);
     let mut finished = crate::run::run(job, &options)?;
     let report = std::mem::take(&mut finished.fold);
     let stop = finished.stop(report.stop);
-    let facts = finished.facts(report.run.clone(), stop, args.command());
+    let facts = finished.facts(report.run.clone(), stop, command(args));
     let Some(identification) = report.identification else {
         // Interrupted before a result: say so, with the facts.
         let mut text = format!("smallscope builders {}: stopped ({}) before a result", args.subject, stop.describe());

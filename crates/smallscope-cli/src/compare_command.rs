@@ -9,134 +9,91 @@ use smallscope::compare::{
     Verdict, Witness,
 };
 use smallscope::runner::Job;
+use smallscope_args::compare::CompareArgs;
+use smallscope_args::Format;
 
-use crate::beapi_command::Format;
 use crate::run::RunOptions;
 use crate::summary::{CompareSummary, Sides, WitnessSummary};
 use crate::writing::OutputFile;
-use crate::{print, program, BadInput, RunArgs};
-
-#[derive(clap::Args)]
-pub struct CompareArgs {
-    /// A subject with a registered Korat model (`smallscope list` shows `compare` for it).
-    pub subject: String,
-    /// At most N objects of each class per structure (root and header nodes count), integers 0..N, on both sides.
-    #[arg(long)]
-    pub scope: u32,
-    /// Which of the model's invariants to compare (default: the first registered).
-    #[arg(long)]
-    pub invariant: Option<String>,
-    /// BEAPI's builders: `auto` (hill climbing, cached), `all`, or method names separated by commas.
-    /// Structures whose shape depends on history (balanced trees) need a removal among them.
-    #[arg(long, value_name = "auto|all|m1,m2", default_value = "auto")]
-    pub builders: String,
-    /// Scope used to identify builders.
-    #[arg(long, default_value_t = 5)]
-    pub builder_scope: u32,
-    /// Also run BEAPI at scopes N+1..=N+K (until all are explained) to mark structures only the
-    /// invariant admits that the API reaches through larger ones (0: off; default: the subject's, 1 or 3).
-    #[arg(long, value_name = "K")]
-    pub recheck: Option<u32>,
-    /// Show (and draw) at most this many witnesses per side, one per kind of difference.
-    #[arg(long, value_name = "K", default_value_t = 3)]
-    pub witnesses: usize,
-    /// Leave `Class.field` out of the canonical form on both sides (repeatable).
-    #[arg(long = "omit", value_name = "CLASS.FIELD")]
-    pub omit: Vec<String>,
-    #[command(flatten)]
-    pub bounds: crate::bounds::SearchBounds,
-    /// Stop BEAPI after this many seconds (the comparison is then incomplete).
-    #[arg(long, value_name = "SECONDS")]
-    pub time_limit: Option<f64>,
-    /// How the summary is printed: `text`, or `json` (as `summary.json`).
-    #[arg(long, value_enum, default_value = "text")]
-    pub format: Format,
-    #[command(flatten)]
-    pub cache: crate::CacheArgs,
-    /// `--out DIR` writes `witness-<side>-<k>.dot` and `.svg` for the shown witnesses, and `comparison.json`.
-    #[command(flatten)]
-    pub run: RunArgs,
-}
+use crate::{print, program, BadInput};
 
 /// The two sides, as named in files, and as told.
 const SIDES: [(&str, &str); 2] = [("api", "only the API builds"), ("invariant", "only the invariant admits")];
 
-impl CompareArgs {
-    fn settings(&self) -> Result<(CompareSettings, CompareOptions), BadInput> {
-        let registration = find_comparison(&self.subject).ok_or_else(|| {
-            let known: Vec<&str> = registered_comparisons().iter().map(|r| r.name).collect();
-            BadInput(format!(
-                "no comparison registered for `{}`; subjects with a Korat model to compare: {}",
-                self.subject,
-                known.join(", ")
-            ))
-        })?;
-        if self.scope == 0 {
-            return Err(BadInput("scope must be at least 1 (got 0)".into()));
-        }
-        let invariant = self.invariant.clone().unwrap_or_else(|| registration.invariants[0].to_owned());
-        if !registration.invariants.contains(&invariant.as_str()) {
-            return Err(BadInput(format!(
-                "unknown invariant `{invariant}` for `{}`; known: {}",
-                self.subject,
-                registration.invariants.join(", ")
-            )));
-        }
-        let time_limit = self.time_limit.map(|s| smallscope::positive_seconds("--time-limit", s)).transpose()?;
-        let mut bounds = smallscope::BeapiConfig::default();
-        self.bounds.apply(&mut bounds)?;
-        let options = CompareOptions {
-            list_length: bounds.list_length,
-            collection_length: bounds.collection_length,
-            max_length: bounds.max_length,
-            builders: self.builders.parse().map_err(BadInput::from)?,
-            builder_scope: self.builder_scope,
-            cache_dir: self.cache.dir(),
-            omit: self.omit.clone(),
-            pictures: self.witnesses,
-            recheck: self.recheck.unwrap_or(registration.recheck),
-            time_limit,
-        };
-        let settings = CompareSettings::new(self.scope, invariant, &options);
-        Ok((settings, options))
+fn settings(args: &CompareArgs) -> Result<(CompareSettings, CompareOptions), BadInput> {
+    let registration = find_comparison(&args.subject).ok_or_else(|| {
+        let known: Vec<&str> = registered_comparisons().iter().map(|r| r.name).collect();
+        BadInput(format!(
+            "no comparison registered for `{}`; subjects with a Korat model to compare: {}",
+            args.subject,
+            known.join(", ")
+        ))
+    })?;
+    if args.scope == 0 {
+        return Err(BadInput("scope must be at least 1 (got 0)".into()));
     }
+    let invariant = args.invariant.clone().unwrap_or_else(|| registration.invariants[0].to_owned());
+    if !registration.invariants.contains(&invariant.as_str()) {
+        return Err(BadInput(format!(
+            "unknown invariant `{invariant}` for `{}`; known: {}",
+            args.subject,
+            registration.invariants.join(", ")
+        )));
+    }
+    let time_limit = args.time_limit.map(|s| smallscope::positive_seconds("--time-limit", s)).transpose()?;
+    let mut bounds = smallscope::BeapiConfig::default();
+    crate::bounds::apply(&args.bounds, &mut bounds)?;
+    let options = CompareOptions {
+        list_length: bounds.list_length,
+        collection_length: bounds.collection_length,
+        max_length: bounds.max_length,
+        builders: args.builders.parse().map_err(BadInput::from)?,
+        builder_scope: args.builder_scope,
+        cache_dir: args.cache.dir(),
+        omit: args.omit.clone(),
+        pictures: args.witnesses,
+        recheck: args.recheck.unwrap_or(registration.recheck),
+        time_limit,
+    };
+    let settings = CompareSettings::new(args.scope, invariant, &options);
+    Ok((settings, options))
+}
 
-    /// The command that repeats this run.
-    fn command(&self, settings: &CompareSettings) -> String {
-        let mut command = format!(
-            "{} compare {} --scope {} --invariant {} --builders {}",
-            program(),
-            self.subject,
-            settings.scope,
-            settings.invariant,
-            self.builders
-        );
-        for field in &self.omit {
-            command.push_str(&format!(" --omit {field}"));
-        }
-        for flag in self.bounds.flags() {
-            command.push_str(&format!(" {flag}"));
-        }
-        command
+/// The command that repeats this run.
+fn command(args: &CompareArgs, settings: &CompareSettings) -> String {
+    let mut command = format!(
+        "{} compare {} --scope {} --invariant {} --builders {}",
+        program(),
+        args.subject,
+        settings.scope,
+        settings.invariant,
+        args.builders
+    );
+    for field in &args.omit {
+        command.push_str(&format!(" --omit {field}"));
     }
+    for flag in args.bounds.flags() {
+        command.push_str(&format!(" {flag}"));
+    }
+    command
+}
 
-    /// The run as a job: what the supervisor runs, and its workers.
-    pub fn job(&self) -> Result<Arc<dyn Job<Fold = ComparisonReport>>, BadInput> {
-        let (settings, options) = self.settings()?;
-        let registration = find_comparison(&self.subject).expect("checked by `settings`");
-        let command = self.command(&settings);
-        Ok(Arc::new(CompareJob::new(registration, settings, options, Some(command))))
-    }
+/// The run as a job: what the supervisor runs, and its workers.
+pub fn job(args: &CompareArgs) -> Result<Arc<dyn Job<Fold = ComparisonReport>>, BadInput> {
+    let (settings, options) = settings(args)?;
+    let registration = find_comparison(&args.subject).expect("checked by `settings`");
+    let command = command(args, &settings);
+    Ok(Arc::new(CompareJob::new(registration, settings, options, Some(command))))
 }
 
 pub fn run(args: &CompareArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
-    let job = args.job()?;
-    let (settings, _) = args.settings()?;
+    let job = job(args)?;
+    let (settings, _) = settings(args)?;
     let mut finished = crate::run::run(job, options)?;
     let report = std::mem::take(&mut finished.fold);
     let comparison = &report.comparison;
     let stop = finished.stop(report.stop);
-    let facts = finished.facts(report.run.clone(), stop, args.command(&settings));
+    let facts = finished.facts(report.run.clone(), stop, command(args, &settings));
     let mut files = Vec::new();
     let mut witnesses: Sides<Vec<WitnessSummary>> = Sides::default();
     for (side, (name, _)) in SIDES.iter().enumerate() {

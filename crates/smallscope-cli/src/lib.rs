@@ -31,6 +31,10 @@
 //! Exit codes: 0 for a clean run, 1 when failures were found (for
 //! `compare`: when the sets differ), 2 for bad input or a run that could not
 //! go on, 130 and 143 when Ctrl-C or SIGTERM stopped it.
+//!
+//! The commands' arguments are `smallscope-args`' (clap alone, which `cargo
+//! smallscope` checks options against); each `*_command` module here turns
+//! its command's arguments into an engine run.
 
 mod alloc;
 mod beapi_command;
@@ -60,123 +64,17 @@ mod test_files;
 mod worker;
 mod writing;
 
+pub use smallscope_args::{command, CacheArgs, PictureArgs, RunArgs, INTERNAL_VARIABLES, PROGRAM_VAR};
 pub use summary::{BeapiSummary, BuildersSummary, CompareSummary, KoratSummary, RandomSummary, RunFacts, SuiteSummary};
 
 use std::io::Write as _;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::Parser as _;
+use smallscope_args::{Cli, Command, ListArgs};
 
 #[global_allocator]
 static ALLOCATOR: alloc::Counting = alloc::Counting;
-
-/// Bounded-exhaustive test inputs for Rust heap structures.
-#[derive(Parser)]
-#[command(name = "smallscope", version, about, long_about = None)]
-struct Cli {
-    /// A call into the code under test that runs longer than this many
-    /// seconds is a `hang` failure: it is stopped, and the run goes on.
-    /// [default: 10, or a tenth of --time-limit when that is shorter]
-    #[arg(long, global = true, value_name = "SECONDS", allow_negative_numbers = true)]
-    call_timeout: Option<f64>,
-    /// After this many confirmed crashes, hangs or memory runaways of one
-    /// kind in one operation, that operation is quarantined: not called for
-    /// the rest of the run (Korat's search ends there), with a note.
-    #[arg(long, global = true, value_name = "N", default_value_t = smallscope::runner::DEFAULT_MAX_REPEATS,
-          value_parser = clap::value_parser!(u32).range(1..))]
-    max_repeats: u32,
-    /// Run the engine in this process instead of a supervised worker: a hang
-    /// is still survived, but a stack overflow, an abort or a runaway
-    /// allocation in the code under test ends the run.
-    #[arg(long, global = true)]
-    no_isolation: bool,
-    #[command(subcommand)]
-    command: Command,
-}
-
-#[derive(Subcommand)]
-enum Command {
-    /// Names the registered subjects and the engines that can run them.
-    List(ListArgs),
-    /// Bounded-exhaustive generation from the subject's API (BEAPI).
-    Beapi(Box<beapi_command::BeapiArgs>),
-    /// Bounded-exhaustive generation from an invariant (Korat, Korat+).
-    Korat(korat_command::KoratArgs),
-    /// Directed random testing: random call sequences, checked by contracts (Randoop).
-    Random(Box<random_command::RandomArgs>),
-    /// Compares the structures the API builds with those an invariant admits (BEAPI vs Korat).
-    Compare(compare_command::CompareArgs),
-    /// Identifies builders (hill climbing or a genetic algorithm) and observers, cached for `--builders auto`.
-    Builders(Box<builders_command::BuildersArgs>),
-    /// A field coverage suite: the structures that add field values, field-exhaustive or transcoped.
-    Suite(Box<suite_command::SuiteArgs>),
-    /// Prints benchmark tables.
-    #[cfg(feature = "builtin-subjects")]
-    Bench(bench::BenchArgs),
-}
-
-#[derive(clap::Args)]
-struct ListArgs {
-    /// Also show each subject's Rust type and operations.
-    #[arg(long)]
-    verbose: bool,
-}
-
-/// Options every run command takes.
-#[derive(clap::Args, Debug, Clone)]
-pub struct RunArgs {
-    /// Write the run's files into DIR (see the command's help); a long run
-    /// also keeps what it committed there, to be resumed.
-    #[arg(long, value_name = "DIR")]
-    pub out: Option<std::path::PathBuf>,
-    /// Carry on the run kept in --out DIR, interrupted or killed before it
-    /// finished; its results equal an uninterrupted run's.
-    #[arg(long)]
-    pub resume: bool,
-    /// Stop the code under test when the worker's memory passes this many
-    /// MiB: an `out-of-memory` failure (and the end of the run when the
-    /// memory grew over many calls). Default: half the machine's memory (or
-    /// the container's), and at most a quarter of what `ulimit -v` allows.
-    #[arg(long, value_name = "MIB")]
-    pub memory_limit_mb: Option<u64>,
-}
-
-/// How many structures `report.html` draws, for the commands that keep structures.
-#[derive(clap::Args, Debug, Clone)]
-pub struct PictureArgs {
-    /// With --out, draw the first N structures in report.html.
-    #[arg(long, value_name = "N", default_value_t = 200)]
-    pub pictures: u32,
-}
-
-impl PictureArgs {
-    /// Pictures to draw: none without `--out`, which has no report.
-    pub fn drawn(&self, run: &RunArgs) -> u32 {
-        if run.out.is_some() {
-            self.pictures
-        } else {
-            0
-        }
-    }
-}
-
-/// Where identified builders are cached, for the commands that identify them.
-#[derive(clap::Args, Debug, Clone)]
-pub struct CacheArgs {
-    /// Where identified builders are cached (`--builders auto` reads them there).
-    #[arg(long, value_name = "DIR", default_value = ".smallscope/cache")]
-    pub cache_dir: std::path::PathBuf,
-    /// Identify builders afresh, neither reading nor writing the cache.
-    #[arg(long)]
-    pub no_cache: bool,
-}
-
-impl CacheArgs {
-    /// The cache folder, unless the cache is off.
-    pub fn dir(&self) -> Option<std::path::PathBuf> {
-        (!self.no_cache).then(|| self.cache_dir.clone())
-    }
-}
 
 /// Bad input: reported in one line, exit code 2.
 #[derive(Debug)]
@@ -205,17 +103,6 @@ pub(crate) fn print(text: impl std::fmt::Display) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The command line's definition: every command and option, for a front
-/// end (`cargo smallscope`) that checks options, or turns settings into
-/// them, before it builds the harness.
-pub fn command() -> clap::Command {
-    <Cli as clap::CommandFactory>::command()
-}
-
-/// Environment variables this program sets for itself (its workers) or a
-/// front end sets for it: not settings.
-pub const INTERNAL_VARIABLES: &[&str] = &[worker::WORKER_DIR, worker::MEMORY_LIMIT, PROGRAM_VAR];
-
 /// The whole command line: parses the arguments, runs the command and
 /// returns its exit code. In a worker process, runs the worker's part.
 pub fn main() -> ExitCode {
@@ -242,11 +129,11 @@ pub fn main() -> ExitCode {
 /// Worker mode: the engine of the command, on the staging folder `dir`.
 fn serve(dir: &std::path::Path, cli: &Cli) -> ExitCode {
     let served = match &cli.command {
-        Command::Beapi(args) => args.job().map(|job| worker::serve(dir, job)),
-        Command::Korat(args) => args.job().map(|job| worker::serve(dir, job)),
-        Command::Random(args) => args.job().map(|job| worker::serve(dir, job)),
-        Command::Compare(args) => args.job().map(|job| worker::serve(dir, job)),
-        Command::Builders(args) => args.job().map(|job| worker::serve(dir, job)),
+        Command::Beapi(args) => beapi_command::job(args).map(|job| worker::serve(dir, job)),
+        Command::Korat(args) => korat_command::job(args).map(|job| worker::serve(dir, job)),
+        Command::Random(args) => random_command::job(args).map(|job| worker::serve(dir, job)),
+        Command::Compare(args) => compare_command::job(args).map(|job| worker::serve(dir, job)),
+        Command::Builders(args) => builders_command::job(args).map(|job| worker::serve(dir, job)),
         #[cfg(feature = "builtin-subjects")]
         Command::Bench(_) => Err(BadInput("this command has no worker".into())),
         // A suite's workers run `korat` or `beapi` commands.
@@ -390,12 +277,6 @@ pub(crate) fn files_implied() -> bool {
     std::env::var_os(PROGRAM_VAR).is_some_and(|p| !p.is_empty())
 }
 
-/// Set by a front end that runs this program for the user (`cargo
-/// smallscope`): the command the user types instead, for the commands this
-/// program prints. The front end chooses the output files itself, so the
-/// printed commands leave them out.
-pub const PROGRAM_VAR: &str = "SMALLSCOPE_PROGRAM";
-
 /// The name this program was started as, for the commands it prints.
 pub(crate) fn program() -> String {
     if let Some(program) = std::env::var(PROGRAM_VAR).ok().filter(|p| !p.is_empty()) {
@@ -406,4 +287,64 @@ pub(crate) fn program() -> String {
         .map(std::path::PathBuf::from)
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
         .unwrap_or_else(|| "smallscope".into())
+}
+
+/// The defaults `smallscope-args` writes again, without the engine, are the engine's.
+#[cfg(test)]
+mod defaults_agree_with_the_engine {
+    use clap::Parser as _;
+    use smallscope_args::{Cli, Command};
+
+    fn parse(args: &[&str]) -> Cli {
+        Cli::try_parse_from(std::iter::once("smallscope").chain(args.iter().copied())).unwrap()
+    }
+
+    #[test]
+    fn max_repeats() {
+        assert_eq!(smallscope_args::DEFAULT_MAX_REPEATS, smallscope::runner::DEFAULT_MAX_REPEATS);
+        assert_eq!(parse(&["list"]).max_repeats, smallscope::runner::DEFAULT_MAX_REPEATS);
+    }
+
+    #[test]
+    fn criteria_are_named_as_the_engine_names_them() {
+        let engine: Vec<&str> = smallscope::coverage::Criterion::ALL.iter().map(|c| c.name()).collect();
+        assert_eq!(smallscope_args::suite::CRITERIA.to_vec(), engine);
+        for name in engine {
+            let Command::Suite(args) =
+                parse(&["suite", "bst", "--engine", "beapi", "--scope", "3", "--criterion", name]).command
+            else {
+                unreachable!("a suite command line")
+            };
+            assert_eq!(crate::suite_command::criterion(&args).name(), name);
+        }
+    }
+
+    /// `compare --builder-scope` and `beapi` identify builders at the same scope by default.
+    #[test]
+    fn compare_builder_scope() {
+        let Command::Compare(args) = parse(&["compare", "bst", "--scope", "3"]).command else {
+            unreachable!("a compare command line")
+        };
+        assert_eq!(args.builder_scope, smallscope::BeapiConfig::default().builder_scope);
+    }
+
+    /// An option's help text: `arg` of `command` (`""` for the top level).
+    fn help(command: &str, arg: &str) -> String {
+        let cli = smallscope_args::command();
+        let command = if command.is_empty() { &cli } else { cli.find_subcommand(command).unwrap() };
+        let arg = command.get_arguments().find(|a| a.get_id() == arg).unwrap();
+        arg.get_help().unwrap().to_string()
+    }
+
+    /// The defaults the help texts give are the engine's.
+    #[test]
+    fn defaults_in_the_help() {
+        let call_timeout = smallscope::runner::DEFAULT_CALL_TIMEOUT.as_secs();
+        assert!(help("", "call_timeout").contains(&format!("[default: {call_timeout}, ")));
+        let beapi = smallscope::BeapiConfig::default();
+        assert!(help("beapi", "list_length").contains(&format!("(default {})", beapi.list_length)));
+        let random = smallscope::random::RandomConfig::default();
+        assert!(help("random", "list_length").contains(&format!("(default {})", random.list_length)));
+        assert!(help("random", "other_scope").contains(&format!("(default {})", random.other_scope)));
+    }
 }

@@ -16,10 +16,11 @@ use smallscope::events::{FailureKind, Stop};
 use smallscope::runner::flight::{MARK_OUT_OF_MEMORY, SLOT_WORDS};
 use smallscope::runner::{Attempt, Batch, Death, Flight, Killed, Next, RunError};
 use smallscope::ConfigError;
+use smallscope_args::{WORKER_DIR_VAR, WORKER_MEMORY_LIMIT_VAR};
 
 use crate::progress::Console;
 use crate::staging::{map_flight, FLIGHT, KILLED};
-use crate::worker::{FLIGHT_SLOTS, FRAME_EVENTS, FRAME_FINISHED, FRAME_JOURNAL, MEMORY_LIMIT, WORKER_DIR};
+use crate::worker::{FLIGHT_SLOTS, FRAME_EVENTS, FRAME_FINISHED, FRAME_JOURNAL};
 
 /// What the pipe carries, read by a thread of its own.
 enum Frame {
@@ -86,9 +87,9 @@ impl ProcessAttempt {
         file.set_len((FLIGHT_SLOTS * SLOT_WORDS * 8) as u64).map_err(launch)?;
         let flight = map_flight(&file).map_err(launch)?;
         let mut command = worker_command().map_err(launch)?;
-        command.args(args).env(WORKER_DIR, dir).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        command.args(args).env(WORKER_DIR_VAR, dir).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
         if let Some(bytes) = memory_limit {
-            command.env(MEMORY_LIMIT, bytes.to_string());
+            command.env(WORKER_MEMORY_LIMIT_VAR, bytes.to_string());
         }
         // A group of its own: what the code under test forks is counted
         // (`check_processes`) and killed with the worker.

@@ -7,73 +7,13 @@ use std::time::Duration;
 use smallscope::emit::{random_error_tests, random_regression_tests, RandomTestOptions};
 use smallscope::random::{IndexPruning, RandomConfig, RandomReport};
 use smallscope::runner::Job;
+use smallscope_args::random::RandomArgs;
+use smallscope_args::Format;
 
-use crate::beapi_command::Format;
 use crate::run::RunOptions;
 use crate::summary::RandomSummary;
-use crate::test_files::TestFiles;
 use crate::writing::OutputFile;
-use crate::{find_subject, print, program, BadInput, RunArgs};
-
-#[derive(clap::Args)]
-pub struct RandomArgs {
-    /// A registered subject (see `smallscope list`).
-    pub subject: String,
-    /// Stop after this long: `10s`, `1.5s`, `500ms`, `2m` (default 10s when no limit is given).
-    #[arg(long, value_name = "DURATION")]
-    pub time_limit: Option<String>,
-    /// Stop after executing this many new sequences; with a seed, this repeats a run exactly.
-    #[arg(long, value_name = "N")]
-    pub sequences: Option<u64>,
-    /// Stop after sequence N, the run otherwise as its other options make it
-    /// (what a failure's replay command uses to stop where it was found).
-    #[arg(long, value_name = "N")]
-    pub stop_at: Option<u64>,
-    /// The random generator's seed: the same seed and sequence count repeat a run exactly.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-    /// How the summary is printed: `text`, or `json` (as `summary.json`).
-    #[arg(long, value_enum, default_value = "text")]
-    pub format: Format,
-    /// Seed values for integer arguments, separated by commas.
-    #[arg(long, value_delimiter = ',', allow_hyphen_values = true, value_name = "N,N,..")]
-    pub ints: Option<Vec<i64>>,
-    /// When a value counts as seen before: `heap` (same canonical form), `equality` (`==`) or `off`.
-    #[arg(long, default_value = "heap")]
-    pub index_pruning: String,
-    /// Probability of repeating a chosen call several times.
-    #[arg(long, value_name = "P")]
-    pub repeat_probability: Option<f64>,
-    /// Most repetitions of one call.
-    #[arg(long, value_name = "N")]
-    pub max_repeat: Option<u32>,
-    /// Longer sequences are not kept for reuse.
-    #[arg(long, value_name = "CALLS")]
-    pub max_length: Option<usize>,
-    /// Lists for `Vec<u8>` / `&[u8]` parameters hold at most N integers (default 4).
-    #[arg(long, value_name = "N")]
-    pub list_length: Option<usize>,
-    /// Values of another subject's type (`&Order`) are its structures at scope N (default 3).
-    #[arg(long, value_name = "N")]
-    pub other_scope: Option<u32>,
-    /// Count panics whose message matches REGEX as misuse (repeatable).
-    #[arg(long = "misuse-panic", value_name = "REGEX")]
-    pub misuse_panics: Vec<String>,
-    /// Call only these methods (the builders, say), separated by commas (default: the whole API).
-    #[arg(long, value_delimiter = ',', value_name = "m1,m2")]
-    pub operations: Option<Vec<String>>,
-    /// How many regression tests to write.
-    #[arg(long, value_name = "N")]
-    pub regression_tests: Option<usize>,
-    /// Keep failing sequences as found, without simplifying them.
-    #[arg(long)]
-    pub no_simplify: bool,
-    #[command(flatten)]
-    pub tests: TestFiles,
-    /// `--out DIR` writes `error_tests.rs`, `regression_tests.rs` and `failures.json` too.
-    #[command(flatten)]
-    pub run: RunArgs,
-}
+use crate::{find_subject, print, program, test_files, BadInput};
 
 /// `10s`, `1.5s`, `500ms`, `2m`, or plain seconds.
 pub fn parse_duration(text: &str) -> Result<Duration, BadInput> {
@@ -135,13 +75,11 @@ fn config(args: &RandomArgs) -> Result<RandomConfig, BadInput> {
     Ok(config)
 }
 
-impl RandomArgs {
-    /// The run as a job: what the supervisor runs, and its workers.
-    pub fn job(&self) -> Result<Arc<dyn Job<Fold = RandomReport>>, BadInput> {
-        let registration = find_subject(&self.subject)?;
-        let config = config(self)?;
-        Ok(registration.subject().random(config, self.subject.clone(), Some(replay_base(self))))
-    }
+/// The run as a job: what the supervisor runs, and its workers.
+pub fn job(args: &RandomArgs) -> Result<Arc<dyn Job<Fold = RandomReport>>, BadInput> {
+    let registration = find_subject(&args.subject)?;
+    let config = config(args)?;
+    Ok(registration.subject().random(config, args.subject.clone(), Some(replay_base(args))))
 }
 
 /// The command that repeats this run without its sequence count; with
@@ -180,8 +118,8 @@ fn replay_base(args: &RandomArgs) -> String {
 }
 
 pub fn run(args: &RandomArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
-    args.tests.check()?;
-    let job = args.job()?;
+    test_files::check(&args.tests)?;
+    let job = job(args)?;
     // The default limit too is hard, and a hang costs a tenth of it.
     let options = options.timed(config(args)?.effective_time_limit());
     let hang_seconds = options.hang_seconds();
@@ -245,13 +183,14 @@ pub fn run(args: &RandomArgs, options: &RunOptions) -> anyhow::Result<ExitCode> 
     let summary = finished.write(&args.run, files, summary, |s| &mut s.run)?;
     if started {
         let options = RandomTestOptions {
-            command: args.tests.regenerate(&replay),
+            command: test_files::regenerate(&args.tests, &replay),
             subject: args.subject.clone(),
             ignore_failing: args.tests.ignore_failing_tests,
             hang_seconds,
         };
         finished.write_more("tests", || {
-            args.tests.write(
+            test_files::write(
+                &args.tests,
                 stop,
                 || random_regression_tests(&report, &options),
                 || random_error_tests(&report, &options),

@@ -283,7 +283,7 @@ impl<F> Finished<F> {
             return None;
         }
         // Under `cargo smallscope` the test files are implied: it passes them again.
-        let implied = crate::test_files::TestFiles::implied_by_front_end;
+        let implied = crate::test_files::implied_by_front_end;
         let mut words = vec![crate::program()];
         words.extend(args.iter().filter(|a| *a != "--resume" && !implied(a)).map(|a| shell_word(a)));
         words.push("--resume".into());

@@ -10,37 +10,15 @@
 //! tools that needs (`cargo-llvm-cov`, `cargo-mutants`, `llvm-22`).
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use anyhow::{bail, Context as _};
 use smallscope::coverage::{Criterion, StoppedBy};
+use smallscope_args::bench::SuitesBench;
 
 use crate::suite_quality::{search_tree_value, Measured, QualityCrate, MEASURED};
 use crate::summary::SuiteSummary;
-
-#[derive(clap::Args)]
-pub struct SuitesBench {
-    /// `engine:subject` items, separated by commas. Default: the paper's
-    /// subjects on both engines: the sorted list, the BST, the AVL tree
-    /// (BEAPI's TreeSet) and the binomial heap.
-    #[arg(long, value_delimiter = ',')]
-    runs: Vec<String>,
-    /// The scopes, `from-to`.
-    #[arg(long, default_value = "5-8")]
-    scopes: String,
-    /// The small scope transcoping measures up to.
-    #[arg(long, default_value_t = 5)]
-    small_scope: u32,
-    /// Also measure each suite's coverage and mutation score (BEAPI subjects
-    /// and Korat's search-tree, whose candidates become `bst` values).
-    #[arg(long)]
-    quality: bool,
-    /// With --quality: the smallscope checkout whose subjects are measured
-    /// (copied, with the suites as a test target).
-    #[arg(long, value_name = "DIR", default_value = ".")]
-    checkout: PathBuf,
-}
 
 const DEFAULT_RUNS: [&str; 7] = [
     "korat:sorted-list",

@@ -28,7 +28,6 @@
 use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap};
 use std::ffi::OsString;
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
@@ -41,191 +40,123 @@ use smallscope::events::{Event, Fold, Rebuild, Stop, StructureFound};
 use smallscope::heap::ObjectGraph;
 use smallscope::korat::{find_korat_subject, KoratReport, Space};
 use smallscope::runner::{Batch, Control, Job, Observer};
+use smallscope_args::suite::{SuiteArgs, SuiteEngine};
+use smallscope_args::{Cli, Command, Format};
 
-use crate::beapi_command::Format;
 use crate::run::{Finished, RunOptions};
 use crate::signals::Interrupts;
 use crate::summary::SuiteSummary;
 use crate::writing::{write_outputs, Budget, OutputFile};
-use crate::{find_subject, print, program, BadInput, Cli, Command};
+use crate::{beapi_command, find_subject, korat_command, print, program, BadInput};
 
-/// The engines a suite can be drawn from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum SuiteEngine {
-    /// Korat, over the subject's invariant (sizes 1 to the scope in turn).
-    Korat,
-    /// BEAPI, over the subject's API.
-    Beapi,
+/// The engine's criterion of the one named by `--criterion`.
+pub(crate) fn criterion(args: &SuiteArgs) -> Criterion {
+    args.criterion.as_str().parse().expect("the command line's criteria are the engine's (a test checks)")
 }
 
-impl SuiteEngine {
-    fn name(self) -> &'static str {
-        match self {
-            SuiteEngine::Korat => "korat",
-            SuiteEngine::Beapi => "beapi",
+fn check(args: &SuiteArgs) -> Result<(), BadInput> {
+    if args.scope == 0 {
+        return Err(BadInput("scope must be at least 1 (got 0)".into()));
+    }
+    if args.small_scope == 0 {
+        return Err(BadInput("--small-scope must be at least 1 (got 0)".into()));
+    }
+    match args.engine {
+        SuiteEngine::Korat => {
+            let model = find_korat_subject(&args.subject).ok_or_else(|| {
+                let known: Vec<&str> = smallscope::korat::registered_korat_subjects().iter().map(|r| r.name).collect();
+                crate::unknown("Korat subject", &args.subject, &known)
+            })?;
+            // Without an API there are no tests (a note says so), and
+            // nothing for these two to act on.
+            if !model.converts && (args.builders.is_some() || args.check_with.is_some()) {
+                let with_api: Vec<&str> =
+                    smallscope::compare::registered_comparisons().iter().map(|c| c.name).collect();
+                return Err(BadInput(format!(
+                    "--builders and --check-with need a subject with an API: the Korat model \
+                     `{}` has none (Korat models with one: {})",
+                    args.subject,
+                    with_api.join(", ")
+                )));
+            }
+        }
+        SuiteEngine::Beapi => {
+            find_subject(&args.subject)?;
         }
     }
+    Ok(())
 }
 
-#[derive(clap::Args)]
-pub struct SuiteArgs {
-    /// A registered subject: a Korat model for `--engine korat` (an API
-    /// subject with a `compare` pairing is one), an API subject for
-    /// `--engine beapi` (see `smallscope list`).
-    pub subject: String,
-    /// The engine the suite is drawn from: `korat` (over the invariant) or `beapi` (over the API).
-    #[arg(long, value_enum)]
-    pub engine: SuiteEngine,
-    /// What to keep and when to stop: `fet` (field-exhaustive), `fbt-l`,
-    /// `fbt-q`, `fbt-a` (stop at the field sizes a line, a parabola or
-    /// their average predicts), `time-q`, `time-e`, `time-a` (stop at the
-    /// predicted time).
-    #[arg(long, default_value = "fet", value_name = "CRITERION")]
-    pub criterion: Criterion,
-    /// The target scope: at most N objects per class (Korat: sizes 1 to N).
-    #[arg(long)]
-    pub scope: u32,
-    /// Transcoping measures complete runs at scopes 1 to this (at most the scope less one).
-    #[arg(long, default_value_t = 5)]
-    pub small_scope: u32,
-    /// BEAPI's builders: `auto`, `all`, or method names separated by
-    /// commas (with Korat, for the run that finds the tests' calls).
-    #[arg(long, value_name = "auto|all|m1,m2")]
-    pub builders: Option<String>,
-    #[command(flatten)]
-    pub bounds: crate::bounds::SearchBounds,
-    /// Where BEAPI's identified builders are cached (as `beapi` does: `.smallscope/cache`).
-    #[arg(long, value_name = "DIR")]
-    pub cache_dir: Option<PathBuf>,
-    /// Write the kept structures as Rust tests into FILE (Korat: for a
-    /// model with an API, a `compare` pairing's; others get a note).
-    #[arg(long, value_name = "FILE")]
-    pub emit_tests: Option<PathBuf>,
-    /// Each structure test also calls PATH(&structure), a check of your
-    /// own (e.g. the methods under test, against a model).
-    #[arg(long, value_name = "PATH")]
-    pub check_with: Option<String>,
-    /// How the summary is printed: `text`, or `json` (as `summary.json`).
-    #[arg(long, value_enum, default_value = "text")]
-    pub format: Format,
-    /// Write `summary.json`, `report.html`, `field-sizes.svg` and the suite
-    /// (`suite_tests.rs`, and for Korat `suite.jsonl`) into DIR.
-    #[arg(long, value_name = "DIR")]
-    pub out: Option<PathBuf>,
-    /// Stop the code under test when the worker's memory passes this many
-    /// MiB: an `out-of-memory` failure (and the end of the run when the
-    /// memory grew over many calls). Default: half the machine's memory (or
-    /// the container's), and at most a quarter of what `ulimit -v` allows.
-    #[arg(long, value_name = "MIB")]
-    pub memory_limit_mb: Option<u64>,
+/// The command that repeats this run.
+fn command(args: &SuiteArgs) -> String {
+    let mut command = format!(
+        "{} suite {} --engine {} --criterion {} --scope {}",
+        program(),
+        args.subject,
+        args.engine.name(),
+        args.criterion,
+        args.scope
+    );
+    if criterion(args).transcoping().is_some() && args.small_scope != 5 {
+        command.push_str(&format!(" --small-scope {}", args.small_scope));
+    }
+    if let Some(builders) = &args.builders {
+        command.push_str(&format!(" --builders {builders}"));
+    }
+    command
 }
 
-impl SuiteArgs {
-    fn check(&self) -> Result<(), BadInput> {
-        if self.scope == 0 {
-            return Err(BadInput("scope must be at least 1 (got 0)".into()));
+/// Whether the kept structures become Rust tests (Korat: only through an API).
+fn makes_tests(args: &SuiteArgs) -> bool {
+    let wanted = args.out.is_some() || args.emit_tests.is_some();
+    wanted
+        && match args.engine {
+            SuiteEngine::Korat => find_korat_subject(&args.subject).is_some_and(|model| model.converts),
+            SuiteEngine::Beapi => true,
         }
-        if self.small_scope == 0 {
-            return Err(BadInput("--small-scope must be at least 1 (got 0)".into()));
-        }
-        match self.engine {
-            SuiteEngine::Korat => {
-                let model = find_korat_subject(&self.subject).ok_or_else(|| {
-                    let known: Vec<&str> =
-                        smallscope::korat::registered_korat_subjects().iter().map(|r| r.name).collect();
-                    crate::unknown("Korat subject", &self.subject, &known)
-                })?;
-                // Without an API there are no tests (a note says so), and
-                // nothing for these two to act on.
-                if !model.converts && (self.builders.is_some() || self.check_with.is_some()) {
-                    let with_api: Vec<&str> =
-                        smallscope::compare::registered_comparisons().iter().map(|c| c.name).collect();
-                    return Err(BadInput(format!(
-                        "--builders and --check-with need a subject with an API: the Korat model \
-                         `{}` has none (Korat models with one: {})",
-                        self.subject,
-                        with_api.join(", ")
-                    )));
-                }
-            }
-            SuiteEngine::Beapi => {
-                find_subject(&self.subject)?;
+}
+
+/// The command line of the run at `scope`, as its workers get it.
+fn scope_args(args: &SuiteArgs, scope: u32, options: &RunOptions) -> Vec<String> {
+    let scope = scope.to_string();
+    let mut words = timeout_args(options);
+    match args.engine {
+        SuiteEngine::Korat => {
+            let run = ["korat", &args.subject, "--scope", &scope, "--record", "--ascending"];
+            words.extend(run.map(str::to_owned));
+            if makes_tests(args) {
+                words.push("--canonical".to_owned());
             }
         }
-        Ok(())
-    }
-
-    /// The command that repeats this run.
-    fn command(&self) -> String {
-        let mut command = format!(
-            "{} suite {} --engine {} --criterion {} --scope {}",
-            program(),
-            self.subject,
-            self.engine.name(),
-            self.criterion,
-            self.scope
-        );
-        if self.criterion.transcoping().is_some() && self.small_scope != 5 {
-            command.push_str(&format!(" --small-scope {}", self.small_scope));
+        SuiteEngine::Beapi => {
+            words.extend(beapi_args(args, &scope));
+            words.push("--field-graphs".to_owned());
         }
-        if let Some(builders) = &self.builders {
-            command.push_str(&format!(" --builders {builders}"));
-        }
-        command
     }
+    words
+}
 
-    /// Whether the kept structures become Rust tests (Korat: only through an API).
-    fn tests(&self) -> bool {
-        let wanted = self.out.is_some() || self.emit_tests.is_some();
-        wanted
-            && match self.engine {
-                SuiteEngine::Korat => find_korat_subject(&self.subject).is_some_and(|model| model.converts),
-                SuiteEngine::Beapi => true,
-            }
-    }
+/// The command line of the BEAPI run that finds a Korat suite's calls.
+fn api_args(args: &SuiteArgs, scope: u32, options: &RunOptions) -> Vec<String> {
+    let mut words = timeout_args(options);
+    words.extend(beapi_args(args, &scope.to_string()));
+    words.push("--canonical".to_owned());
+    words
+}
 
-    /// The command line of the run at `scope`, as its workers get it.
-    fn scope_args(&self, scope: u32, options: &RunOptions) -> Vec<String> {
-        let scope = scope.to_string();
-        let mut args = timeout_args(options);
-        match self.engine {
-            SuiteEngine::Korat => {
-                let run = ["korat", &self.subject, "--scope", &scope, "--record", "--ascending"];
-                args.extend(run.map(str::to_owned));
-                if self.tests() {
-                    args.push("--canonical".to_owned());
-                }
-            }
-            SuiteEngine::Beapi => {
-                args.extend(self.beapi_args(&scope));
-                args.push("--field-graphs".to_owned());
-            }
-        }
-        args
+/// A BEAPI run at `scope`, with the given builders.
+fn beapi_args(args: &SuiteArgs, scope: &str) -> Vec<String> {
+    // A suite is made of structures: the runs check no operation.
+    let run = ["beapi", &args.subject, "--scope", scope, "--check", "none"];
+    let mut words: Vec<String> = run.map(str::to_owned).into();
+    words.extend(args.bounds.args());
+    if let Some(builders) = &args.builders {
+        words.extend(["--builders".to_owned(), builders.clone()]);
     }
-
-    /// The command line of the BEAPI run that finds a Korat suite's calls.
-    fn api_args(&self, scope: u32, options: &RunOptions) -> Vec<String> {
-        let mut args = timeout_args(options);
-        args.extend(self.beapi_args(&scope.to_string()));
-        args.push("--canonical".to_owned());
-        args
+    if let Some(dir) = &args.cache_dir {
+        words.push(format!("--cache-dir={}", dir.display()));
     }
-
-    /// A BEAPI run at `scope`, with the given builders.
-    fn beapi_args(&self, scope: &str) -> Vec<String> {
-        // A suite is made of structures: the runs check no operation.
-        let run = ["beapi", &self.subject, "--scope", scope, "--check", "none"];
-        let mut args: Vec<String> = run.map(str::to_owned).into();
-        args.extend(self.bounds.args());
-        if let Some(builders) = &self.builders {
-            args.extend(["--builders".to_owned(), builders.clone()]);
-        }
-        if let Some(dir) = &self.cache_dir {
-            args.push(format!("--cache-dir={}", dir.display()));
-        }
-        args
-    }
+    words
 }
 
 /// The call timeout every run of a suite is given.
@@ -394,8 +325,8 @@ fn run_watched<F: Fold + Clone + Send + 'static>(
 }
 
 pub fn run(args: &SuiteArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
-    args.check()?;
-    let mut suite = Suite::new(args.criterion, args.scope, args.small_scope);
+    check(args)?;
+    let mut suite = Suite::new(criterion(args), args.scope, args.small_scope);
     let gathered = match args.engine {
         SuiteEngine::Korat => korat_suite(args, options, &mut suite)?,
         SuiteEngine::Beapi => beapi_suite(args, options, &mut suite)?,
@@ -412,11 +343,11 @@ fn worker_options(worker: &[String], options: &RunOptions) -> RunOptions {
 /// Korat: sizes 1 to the scope in turn, one run.
 fn korat_suite(args: &SuiteArgs, options: &RunOptions, suite: &mut Suite) -> anyhow::Result<Gathered> {
     let mut gathered = Gathered::default();
-    let worker = args.scope_args(args.scope, options);
+    let worker = scope_args(args, args.scope, options);
     let Command::Korat(korat) = command_of(&worker)? else {
         unreachable!("a korat command line");
     };
-    let spaces = (1..=args.scope).map(|size| korat.space(size)).collect::<Result<Vec<_>, _>>()?;
+    let spaces = (1..=args.scope).map(|size| korat_command::space_at(&korat, size)).collect::<Result<Vec<_>, _>>()?;
     let graphs = Graphs::FromCandidates(spaces);
     let watch = CriterionWatch {
         suite: &mut *suite,
@@ -429,9 +360,10 @@ fn korat_suite(args: &SuiteArgs, options: &RunOptions, suite: &mut Suite) -> any
         without_graph: 0,
         error: None,
     };
-    let finished: Finished<KoratReport> = run_watched(korat.job()?, &worker_options(&worker, options), watch)?;
+    let finished: Finished<KoratReport> =
+        run_watched(korat_command::job(&korat)?, &worker_options(&worker, options), watch)?;
     gathered.failures += finished.fold.failures.iter().map(|f| f.count).sum::<u64>();
-    if args.tests() && gathered.stop.is_none() {
+    if makes_tests(args) && gathered.stop.is_none() {
         // Some structures are built only through larger ones (red-black
         // trees after removals): larger scopes are tried as `compare`
         // rechecks them, until BEAPI builds every kept structure.
@@ -456,12 +388,12 @@ fn api_report(
     options: &RunOptions,
     gathered: &mut Gathered,
 ) -> anyhow::Result<Option<BeapiReport>> {
-    let worker = args.api_args(scope, options);
+    let worker = api_args(args, scope, options);
     let Command::Beapi(beapi) = command_of(&worker)? else {
         unreachable!("a beapi command line");
     };
     let mut finished: Finished<BeapiReport> =
-        crate::run::run_observed(beapi.job()?, &worker_options(&worker, options), &mut ())?;
+        crate::run::run_observed(beapi_command::job(&beapi)?, &worker_options(&worker, options), &mut ())?;
     settle(&mut finished, gathered)?;
     if gathered.stop.is_some() {
         return Ok(None);
@@ -499,7 +431,7 @@ fn beapi_suite(args: &SuiteArgs, options: &RunOptions, suite: &mut Suite) -> any
         } else {
             suite.start_scope();
         }
-        let worker = args.scope_args(scope, options);
+        let worker = scope_args(args, scope, options);
         let Command::Beapi(beapi) = command_of(&worker)? else {
             unreachable!("a beapi command line");
         };
@@ -514,7 +446,8 @@ fn beapi_suite(args: &SuiteArgs, options: &RunOptions, suite: &mut Suite) -> any
             without_graph: 0,
             error: None,
         };
-        let mut finished: Finished<BeapiReport> = run_watched(beapi.job()?, &worker_options(&worker, options), watch)?;
+        let mut finished: Finished<BeapiReport> =
+            run_watched(beapi_command::job(&beapi)?, &worker_options(&worker, options), watch)?;
         let report = std::mem::take(&mut finished.fold);
         gathered.failures += report.failure_count();
         if report.stopped_early() && !target && gathered.stop.is_none() {
@@ -574,7 +507,10 @@ fn finish(args: &SuiteArgs, mut suite: Suite, gathered: Gathered) -> anyhow::Res
     notes.extend(prediction_notes(&suite, seconds));
     if let (SuiteEngine::Korat, Some((scope, _, only, unbuilt))) = (args.engine, &gathered.target_report) {
         notes.push(tests_note(&gathered.kept, only.len(), *unbuilt, *scope));
-    } else if args.engine == SuiteEngine::Korat && (args.out.is_some() || args.emit_tests.is_some()) && !args.tests() {
+    } else if args.engine == SuiteEngine::Korat
+        && (args.out.is_some() || args.emit_tests.is_some())
+        && !makes_tests(args)
+    {
         notes.push(format!(
             "no Rust tests: the Korat model `{}` does not convert to an API type; suite.jsonl has the structures",
             args.subject
@@ -588,11 +524,11 @@ fn finish(args: &SuiteArgs, mut suite: Suite, gathered: Gathered) -> anyhow::Res
         // Stopped inside the target's stream: its state then.
         scopes.push(suite.measure(args.scope));
     }
-    let replay = args.command();
+    let replay = command(args);
     let mut summary = SuiteSummary {
         subject: args.subject.clone(),
         engine: args.engine.name().to_owned(),
-        criterion: args.criterion,
+        criterion: criterion(args),
         scope: args.scope,
         small_scope: suite.small_scope(),
         suite_size: gathered.kept.len() as u64,

@@ -1,106 +1,81 @@
 //! `--emit-tests` and `--emit-failing-tests`: the Rust test files a run
-//! writes, the same three options for every engine that makes tests.
-
-use std::path::PathBuf;
+//! writes, the same three options for every engine that makes tests
+//! (their flags are `smallscope_args::test_files::TestFiles`).
 
 use smallscope::events::Stop;
+use smallscope_args::test_files::TestFiles;
 
-/// Where a run writes its Rust tests.
-#[derive(clap::Args, Debug, Clone, Default)]
-pub struct TestFiles {
-    /// Write the tests that pass today into FILE: one per structure (beapi),
-    /// or the regression tests (random).
-    #[arg(long, value_name = "FILE")]
-    pub emit_tests: Option<PathBuf>,
-    /// Write one test per failure group into FILE, replaying its simplified
-    /// witness; each fails until the bug is fixed. Without it, beapi puts
-    /// them in --emit-tests, ignored.
-    #[arg(long, value_name = "FILE")]
-    pub emit_failing_tests: Option<PathBuf>,
-    /// Mark the failing tests `#[ignore]` with the reason: `cargo test`
-    /// passes, `cargo test -- --ignored` reproduces the failures.
-    #[arg(long)]
-    pub ignore_failing_tests: bool,
+/// Refuses, before the run, a test file path that is there and is not
+/// a file (a FIFO, a device, a folder): the tests would replace it.
+pub fn check(files: &TestFiles) -> Result<(), crate::BadInput> {
+    for (flag, path) in [("--emit-tests", &files.emit_tests), ("--emit-failing-tests", &files.emit_failing_tests)] {
+        let Some(path) = path else { continue };
+        // A symbolic link is followed: the tests go where it points.
+        if let Ok(metadata) = std::fs::metadata(path) {
+            if !metadata.is_file() {
+                return Err(crate::BadInput(format!(
+                    "{flag} {}: there is something there that is not a file ({}); give a file's path",
+                    path.display(),
+                    kind_of(&metadata.file_type())
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
-impl TestFiles {
-    /// Refuses, before the run, a test file path that is there and is not
-    /// a file (a FIFO, a device, a folder): the tests would replace it.
-    pub fn check(&self) -> Result<(), crate::BadInput> {
-        for (flag, path) in [("--emit-tests", &self.emit_tests), ("--emit-failing-tests", &self.emit_failing_tests)] {
-            let Some(path) = path else { continue };
-            // A symbolic link is followed: the tests go where it points.
-            if let Ok(metadata) = std::fs::metadata(path) {
-                if !metadata.is_file() {
-                    return Err(crate::BadInput(format!(
-                        "{flag} {}: there is something there that is not a file ({}); give a file's path",
-                        path.display(),
-                        kind_of(&metadata.file_type())
-                    )));
-                }
-            }
-        }
-        Ok(())
+/// The command that regenerates the files: the run's `replay` with
+/// these options. Under `cargo smallscope`, which chooses the files
+/// itself, the replay alone.
+///
+/// [`implied_by_front_end`] tells these options apart in a command line.
+pub fn regenerate(files: &TestFiles, replay: &str) -> String {
+    if crate::files_implied() {
+        return replay.to_owned();
     }
+    let mut command = replay.to_owned();
+    for (flag, path) in [("--emit-tests", &files.emit_tests), ("--emit-failing-tests", &files.emit_failing_tests)] {
+        if let Some(path) = path {
+            command.push_str(&format!(" {flag} {}", path.display()));
+        }
+    }
+    if files.ignore_failing_tests {
+        command.push_str(" --ignore-failing-tests");
+    }
+    command
+}
 
-    /// Whether any test file is asked for.
-    pub fn any(&self) -> bool {
-        self.emit_tests.is_some() || self.emit_failing_tests.is_some()
-    }
+/// Whether `arg` is one of these options that a front end such as
+/// `cargo smallscope` chose and passes itself (so a command it is to
+/// run again leaves it out).
+pub fn implied_by_front_end(arg: &str) -> bool {
+    const FLAGS: [&str; 3] = ["--emit-tests", "--emit-failing-tests", "--ignore-failing-tests"];
+    crate::files_implied() && FLAGS.iter().any(|flag| arg.split('=').next() == Some(*flag))
+}
 
-    /// The command that regenerates the files: the run's `replay` with
-    /// these options. Under `cargo smallscope`, which chooses the files
-    /// itself, the replay alone.
-    ///
-    /// [`Self::implied_by_front_end`] tells these options apart in a command line.
-    pub fn regenerate(&self, replay: &str) -> String {
-        if crate::files_implied() {
-            return replay.to_owned();
+/// Writes each file asked for, atomically: `passing` and `failing` make
+/// their text only when their file is wanted. A run stopped by Ctrl-C or
+/// SIGTERM writes none: its tests would replace a whole run's with part
+/// of them (the run's `--resume`, or running it again, writes them).
+pub fn write(
+    files: &TestFiles,
+    stop: Stop,
+    passing: impl FnOnce() -> String,
+    failing: impl FnOnce() -> String,
+) -> anyhow::Result<()> {
+    if stop == Stop::Interrupted {
+        if files.any() {
+            eprintln!("note: no test files written: the run was interrupted, and they would hold part of it");
         }
-        let mut command = replay.to_owned();
-        for (flag, path) in [("--emit-tests", &self.emit_tests), ("--emit-failing-tests", &self.emit_failing_tests)] {
-            if let Some(path) = path {
-                command.push_str(&format!(" {flag} {}", path.display()));
-            }
-        }
-        if self.ignore_failing_tests {
-            command.push_str(" --ignore-failing-tests");
-        }
-        command
+        return Ok(());
     }
-
-    /// Whether `arg` is one of these options that a front end such as
-    /// `cargo smallscope` chose and passes itself (so a command it is to
-    /// run again leaves it out).
-    pub fn implied_by_front_end(arg: &str) -> bool {
-        const FLAGS: [&str; 3] = ["--emit-tests", "--emit-failing-tests", "--ignore-failing-tests"];
-        crate::files_implied() && FLAGS.iter().any(|flag| arg.split('=').next() == Some(*flag))
+    if let Some(path) = &files.emit_tests {
+        write_test_file(path, &passing())?;
     }
-
-    /// Writes each file asked for, atomically: `passing` and `failing` make
-    /// their text only when their file is wanted. A run stopped by Ctrl-C or
-    /// SIGTERM writes none: its tests would replace a whole run's with part
-    /// of them (the run's `--resume`, or running it again, writes them).
-    pub fn write(
-        &self,
-        stop: Stop,
-        passing: impl FnOnce() -> String,
-        failing: impl FnOnce() -> String,
-    ) -> anyhow::Result<()> {
-        if stop == Stop::Interrupted {
-            if self.any() {
-                eprintln!("note: no test files written: the run was interrupted, and they would hold part of it");
-            }
-            return Ok(());
-        }
-        if let Some(path) = &self.emit_tests {
-            write_test_file(path, &passing())?;
-        }
-        if let Some(path) = &self.emit_failing_tests {
-            write_test_file(path, &failing())?;
-        }
-        Ok(())
+    if let Some(path) = &files.emit_failing_tests {
+        write_test_file(path, &failing())?;
     }
+    Ok(())
 }
 
 /// What a file type is, in words.

@@ -23,13 +23,9 @@ use std::sync::{mpsc, Arc};
 
 use smallscope::events::{write_ndjson, Fold};
 use smallscope::runner::{spawn_engine, EngineMessage, Flight, Job, Killed, Resumption, StopFlag, USER_CODE_STACK};
+use smallscope_args::{WORKER_DIR_VAR, WORKER_MEMORY_LIMIT_VAR};
 
 use crate::staging::{load_committed, map_flight, FLIGHT, KILLED};
-
-/// The environment variable that makes a process a worker: the staging folder.
-pub const WORKER_DIR: &str = "SMALLSCOPE_WORKER_DIR";
-/// The memory limit in bytes, for the counting allocator.
-pub const MEMORY_LIMIT: &str = "SMALLSCOPE_WORKER_MEMORY_LIMIT";
 
 /// Slots of the flight recorder a worker shares: its threads, at most.
 pub const FLIGHT_SLOTS: usize = 64;
@@ -40,7 +36,7 @@ pub const FRAME_FINISHED: u8 = b'F';
 
 /// The staging folder, when this process is a worker.
 pub fn worker_dir() -> Option<PathBuf> {
-    std::env::var_os(WORKER_DIR).map(PathBuf::from)
+    std::env::var_os(WORKER_DIR_VAR).map(PathBuf::from)
 }
 
 /// What a worker prints when `exit()` ends it before its job is done and
@@ -59,12 +55,12 @@ extern "C" fn exit_before_the_end() {
 
 /// Runs `job` as a worker of the supervisor that shares `dir`.
 pub fn serve<F: Fold + Clone + Send + 'static>(dir: &Path, job: Arc<dyn Job<Fold = F>>) -> ExitCode {
-    let memory_limit = std::env::var(MEMORY_LIMIT).ok().and_then(|v| v.parse::<u64>().ok());
+    let memory_limit = std::env::var(WORKER_MEMORY_LIMIT_VAR).ok().and_then(|v| v.parse::<u64>().ok());
     match prepare(dir, memory_limit) {
         Ok((pipe, flight)) => run(dir, job, pipe, flight, memory_limit),
         Err(error) => {
             eprintln!(
-                "error: {WORKER_DIR}={} is set, so this runs as a smallscope worker, but it cannot start: {error:#}\n\
+                "error: {WORKER_DIR_VAR}={} is set, so this runs as a smallscope worker, but it cannot start: {error:#}\n\
                  (the variable is for smallscope's own workers: unset it to run smallscope)",
                 dir.display()
             );

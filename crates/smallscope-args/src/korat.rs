@@ -1,0 +1,43 @@
+//! `smallscope korat`'s arguments.
+
+use crate::{Format, PictureArgs, RunArgs};
+
+#[derive(clap::Args)]
+pub struct KoratArgs {
+    /// A registered Korat subject (see `smallscope list`).
+    pub subject: String,
+    /// The bound n of the subject's stock finitization `fin(n)`.
+    #[arg(long)]
+    pub scope: Option<u32>,
+    /// A TOML file in the `beapi` format; its `scope` is used when --scope is not given.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<std::path::PathBuf>,
+    /// Threads for the search (0: all cores). Results equal the sequential search's.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Plain Korat: record equivalence classes but do not prune on them (Korat+ is the default when the subject has `eq_class`).
+    #[arg(long)]
+    pub no_eq_pruning: bool,
+    /// Stop after this many seconds, keeping what was found (the search is then incomplete).
+    #[arg(long, value_name = "SECONDS")]
+    pub time_limit: Option<f64>,
+    /// How the summary is printed: `text`, or `json` (as `summary.json`).
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+    /// Send every valid candidate as a structure event, as --out does
+    /// (what `suite` runs each size with).
+    #[arg(long, hide = true)]
+    pub record: bool,
+    /// Search sizes 1, 2, …, scope in turn, as one stream (what `suite` runs).
+    #[arg(long, hide = true)]
+    pub ascending: bool,
+    /// With --record, give each structure the canonical text of the API
+    /// value it converts to (a `compare` pairing's model; what `suite`
+    /// finds tests for).
+    #[arg(long, hide = true)]
+    pub canonical: bool,
+    #[command(flatten)]
+    pub pictures: PictureArgs,
+    #[command(flatten)]
+    pub run: RunArgs,
+}
