@@ -425,10 +425,12 @@ impl<T: Heap> Executor<'_, T> {
                 (None, None)
             }
             Ok(Returned::Value { rendered, int, handle }) => {
-                if handles.len() <= index {
-                    handles.resize(index + 1, None);
+                if let Some(handle) = handle {
+                    if handles.len() <= index {
+                        handles.resize(index + 1, None);
+                    }
+                    handles[index] = Some(handle);
                 }
-                handles[index] = handle;
                 (int, rendered)
             }
             Ok(Returned::Unit) => (None, None),

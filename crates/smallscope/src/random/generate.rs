@@ -496,16 +496,19 @@ impl<'a, T: Heap> Generator<'a, T> {
     }
 
     /// The final values of `parts`, in order, and the handles their calls
-    /// returned, numbered as in the sequence they start.
+    /// returned, numbered as in the sequence they start (none, and no
+    /// memory, for an API without handles).
     fn part_values(&self, parts: &[usize]) -> (Values<T>, Handles) {
         let mut values = Vec::new();
         let mut handles = Vec::new();
         for &part in parts {
             let component = &self.components[part];
             values.extend(component.values.iter().cloned());
-            let first = handles.len();
-            handles.extend(component.handles.iter().cloned());
-            handles.resize(first + component.seq.len(), None);
+            if !self.handle_components.is_empty() {
+                let first = handles.len();
+                handles.extend(component.handles.iter().cloned());
+                handles.resize(first + component.seq.len(), None);
+            }
         }
         (values, handles)
     }
