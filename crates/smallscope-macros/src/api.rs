@@ -167,14 +167,14 @@ fn may_be_handle(ty: &Type, me: &syn::Ident) -> bool {
 }
 
 fn classify_param(ty: &Type, me: &syn::Ident, handles: &[String]) -> Param {
-    let handle = |ty: &Type| handles.iter().position(|h| *h == ty.to_token_stream().to_string());
+    let (named, by_ref) = match ty {
+        Type::Reference(r) if r.mutability.is_none() => (&*r.elem, true),
+        ty => (ty, false),
+    };
+    if let Some(kind) = handles.iter().position(|h| *h == named.to_token_stream().to_string()) {
+        return Param::Handle { kind: kind as u8, ty: named.clone(), by_ref };
+    }
     match ty {
-        Type::Reference(r) if r.mutability.is_none() && handle(&r.elem).is_some() => {
-            Param::Handle { kind: handle(&r.elem).expect("checked") as u8, ty: (*r.elem).clone(), by_ref: true }
-        }
-        _ if handle(ty).is_some() => {
-            Param::Handle { kind: handle(ty).expect("checked") as u8, ty: ty.clone(), by_ref: false }
-        }
         Type::Reference(r) if is_self(&r.elem, me) => {
             if r.mutability.is_some() {
                 Param::Subject(quote!(::smallscope::api::Access::Mut))

@@ -438,20 +438,18 @@ impl PartRun<'_> {
             true => None,
             false => Killed::at(self.killed, address).or(self.opening.filter(|_| out.stats.explored == 1)),
         };
-        // A check that killed a worker: filed, and the candidate judged without it.
-        let mut check = true;
-        if let Some(killed) = culprit.filter(|k| k.during == During::Check) {
+        if let Some(killed) = culprit {
             out.failures.push(failure_of(killed.kind, killed.during, killed.message.clone(), None, candidate));
+            // Code that kept killing the worker: the search ends here.
             walk.halted |= killed.quarantines;
-            check = false;
-        } else if let Some(killed) = culprit {
-            out.failures.push(failure_of(killed.kind, killed.during, killed.message.clone(), None, candidate));
-            walk.stack.clone_from(&killed.reads);
-            walk.limits.truncate(0);
-            // `rep_ok` kept killing the worker: the search ends here.
-            walk.halted |= killed.quarantines;
-            return;
+            if killed.during != During::Check {
+                walk.stack.clone_from(&killed.reads);
+                walk.limits.truncate(0);
+                return;
+            }
         }
+        // A check that killed a worker: the candidate is judged without it.
+        let check = culprit.is_none();
         if let Some(flaky) = ran_alone(self.killed, address) {
             // Reached the same way, it would die again on the same call of
             // the process: stepped past, its `flaky` finding already filed.

@@ -126,23 +126,29 @@ pub(super) struct Component<T> {
     handle_calls: Vec<(u32, u8)>,
 }
 
-impl<T> Component<T> {
-    fn new(
-        seq: Arc<Sequence>,
-        parts: Vec<u32>,
-        values: Values<T>,
-        handles: Handles,
-        reusable: Vec<u32>,
-        ops: &[Operation<T>],
-    ) -> Self {
-        // Every call of a stored sequence returned normally: each that returns a handle did.
-        let handle_calls = match ops.iter().any(|op| op.returns_handle.is_some()) {
-            true => (seq.flatten().calls.iter().enumerate())
-                .filter_map(|(i, call)| Some((i as u32, ops[usize::from(call.op)].returns_handle?)))
-                .collect(),
-            false => Vec::new(),
-        };
-        Component { seq, parts, values, handles, reusable, handle_calls }
+/// The stored sequences a new one starts with, as it is assembled.
+#[derive(Default)]
+struct Picked {
+    parts: Vec<usize>,
+    /// Where each part's variables, and its calls, start in the new sequence.
+    var_at: Vec<u32>,
+    call_at: Vec<u32>,
+    /// Variables and calls of the parts so far.
+    vars: u32,
+    calls: u32,
+}
+
+impl Picked {
+    /// Adds component `c`, whose sequence is `seq`; returns where its
+    /// variables and its calls start in the new sequence.
+    fn add(&mut self, c: usize, seq: &Sequence) -> (u32, u32) {
+        let starts = (self.vars, self.calls);
+        self.parts.push(c);
+        self.var_at.push(self.vars);
+        self.call_at.push(self.calls);
+        self.vars += seq.vars();
+        self.calls += seq.len() as u32;
+        starts
     }
 }
 
@@ -454,7 +460,9 @@ impl<'a, T: Heap> Generator<'a, T> {
                     }
                 }
             }
-            self.store(Component::new(seq, stored.parts, values, handles, stored.reusable, self.exec.ops));
+            let handle_calls = self.handle_calls(&stored.parts, &seq);
+            let (parts, reusable) = (stored.parts, stored.reusable);
+            self.store(Component { seq, parts, values, handles, reusable, handle_calls });
         }
         self.committed_components = self.components.len();
         for (component, var) in seen_equal {
@@ -511,6 +519,24 @@ impl<'a, T: Heap> Generator<'a, T> {
             }
         }
         (values, handles)
+    }
+
+    /// The calls of `seq`, made of `parts` and its own calls, that return a
+    /// handle (every call of a stored sequence returned normally), by index
+    /// in the flattened sequence, with the handle's kind.
+    fn handle_calls(&self, parts: &[u32], seq: &Sequence) -> Vec<(u32, u8)> {
+        let mut calls = Vec::new();
+        let mut first = 0;
+        for &part in parts {
+            let component = &self.components[part as usize];
+            calls.extend(component.handle_calls.iter().map(|&(c, kind)| (first + c, kind)));
+            first += component.seq.len() as u32;
+        }
+        let own = seq.own_calls().iter().enumerate();
+        calls.extend(
+            own.filter_map(|(i, call)| Some((first + i as u32, self.exec.ops[usize::from(call.op)].returns_handle?))),
+        );
+        calls
     }
 
     /// Adds a stored sequence, and indexes the handles it offers.
@@ -704,25 +730,20 @@ impl<'a, T: Heap> Generator<'a, T> {
             op_index = self.constructors[self.rng.random_range(0..self.constructors.len())];
         }
         let op = &ops[usize::from(op_index)];
-        let mut parts: Vec<usize> = Vec::new();
-        let mut offsets: Vec<u32> = Vec::new();
-        let mut next_var = 0u32;
-        // Where each part's calls start in the new sequence.
-        let mut call_offsets: Vec<u32> = Vec::new();
-        let mut next_call = 0u32;
+        let mut picked = Picked::default();
         let mut operands = Vec::with_capacity(op.params.len());
         let mut consumes = false;
         for (slot, kind) in op.params.iter().enumerate() {
             let operand = match *kind {
                 ParamKind::Subject(access) => {
                     consumes |= access == Access::Owned;
-                    let reuse = !parts.is_empty() && self.rng.random_bool(0.5);
+                    let reuse = !picked.parts.is_empty() && self.rng.random_bool(0.5);
                     let mut chosen = None;
                     if reuse {
-                        let p = self.rng.random_range(0..parts.len());
-                        let component = &self.components[parts[p]];
+                        let p = self.rng.random_range(0..picked.parts.len());
+                        let component = &self.components[picked.parts[p]];
                         let v = component.reusable[self.rng.random_range(0..component.reusable.len())];
-                        let var = offsets[p] + v;
+                        let var = picked.var_at[p] + v;
                         if !operands.contains(&Operand::Var(var)) {
                             chosen = Some(var);
                         }
@@ -733,12 +754,7 @@ impl<'a, T: Heap> Generator<'a, T> {
                             let c = self.rng.random_range(0..self.components.len());
                             let component = &self.components[c];
                             let v = component.reusable[self.rng.random_range(0..component.reusable.len())];
-                            parts.push(c);
-                            offsets.push(next_var);
-                            next_var += component.seq.vars();
-                            call_offsets.push(next_call);
-                            next_call += component.seq.len() as u32;
-                            offsets[offsets.len() - 1] + v
+                            picked.add(c, &component.seq).0 + v
                         }
                     };
                     Operand::Var(var)
@@ -767,7 +783,7 @@ impl<'a, T: Heap> Generator<'a, T> {
                 ParamKind::Handle { kind, .. } => {
                     // A handle a part already picked returned, or, half the time or when
                     // none did, one a new part returned (Randoop's rule).
-                    let offered: Vec<u32> = (parts.iter().zip(&call_offsets))
+                    let offered: Vec<u32> = (picked.parts.iter().zip(&picked.call_at))
                         .flat_map(|(&p, &at)| {
                             let calls = &self.components[p].handle_calls;
                             calls.iter().filter(|(_, k)| *k == kind).map(move |(c, _)| at + c)
@@ -779,13 +795,8 @@ impl<'a, T: Heap> Generator<'a, T> {
                         let component = &self.components[c];
                         let calls: Vec<u32> =
                             component.handle_calls.iter().filter(|(_, k)| *k == kind).map(|(c, _)| *c).collect();
-                        let call = next_call + calls[self.rng.random_range(0..calls.len())];
-                        parts.push(c);
-                        offsets.push(next_var);
-                        next_var += component.seq.vars();
-                        call_offsets.push(next_call);
-                        next_call += component.seq.len() as u32;
-                        Operand::Returned(call)
+                        let call = calls[self.rng.random_range(0..calls.len())];
+                        Operand::Returned(picked.add(c, &component.seq).1 + call)
                     } else if !offered.is_empty() {
                         Operand::Returned(offered[self.rng.random_range(0..offered.len())])
                     } else {
@@ -812,9 +823,9 @@ impl<'a, T: Heap> Generator<'a, T> {
             1
         };
         let calls = (0..times)
-            .map(|i| Call { op: op_index, operands: operands.clone(), binds: binds_result.then_some(next_var + i) })
+            .map(|i| Call { op: op_index, operands: operands.clone(), binds: binds_result.then_some(picked.vars + i) })
             .collect();
-        Some((parts, calls))
+        Some((picked.parts, calls))
     }
 
     /// The structures of the other subject that `op` takes in `slot`.
@@ -945,8 +956,9 @@ impl<'a, T: Heap> Generator<'a, T> {
                 values.clear();
                 handles.clear();
             }
-            let parts = parts.iter().map(|&c| c as u32).collect();
-            self.store(Component::new(seq, parts, values, handles, reusable, self.exec.ops));
+            let parts: Vec<u32> = parts.iter().map(|&c| c as u32).collect();
+            let handle_calls = self.handle_calls(&parts, &seq);
+            self.store(Component { seq, parts, values, handles, reusable, handle_calls });
         }
     }
 
