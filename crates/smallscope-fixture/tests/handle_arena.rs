@@ -1,9 +1,12 @@
 //! Handles as arguments (Randoop's rule): `KeyedArena::insert` returns a
 //! `Key` that `remove` takes. The random engine passes keys that earlier
-//! calls of the same sequence returned, finds the stale-key bug, and the
-//! error test it writes binds the key and fails the same way.
+//! calls of the same sequence returned, BEAPI the keys that the calls
+//! building a structure returned; both find the stale-key bug, and the
+//! tests they write bind the keys and fail the same way.
 
-use smallscope::emit::{random_error_tests, RandomTestOptions};
+use smallscope::emit::{
+    random_error_tests, rust_failing_tests, rust_tests, RandomTestOptions, RustTestOptions, Witnesses,
+};
 use smallscope::random::Random;
 use smallscope_fixture::handle_arena::KeyedArena;
 use smallscope_scratch_crate::ScratchCrate;
@@ -38,12 +41,56 @@ fn random_passes_returned_keys_and_finds_the_stale_key_bug() {
     assert_eq!((run.passed(), run.failed()), (0, report.failure_groups.len() as u64), "{}", run.text);
 }
 
+/// Arenas BEAPI can build at scope `k`: up to `k` slots, each empty or
+/// holding one of the `k` default values, `Σ_{n≤k} (k+1)^n` (the free list
+/// and `len` are omitted from the canonical form, the generation skipped).
+fn arenas(k: u32) -> u64 {
+    (0..=k).map(|n| u64::from(k + 1).pow(n)).sum()
+}
+
 #[test]
-fn beapi_says_which_operations_take_handles_and_are_not_called() {
-    let report = smallscope::Beapi::<KeyedArena>::new().scope(2).run().unwrap();
-    let note = report.notes.iter().find(|n| n.starts_with("not called:"));
-    let note = note.unwrap_or_else(|| panic!("{:?}", report.notes));
-    assert!(note.contains("`get`, `remove`") && note.contains("`random` passes them"), "{note}");
-    // Arenas of up to 2 slots, each holding one of the default values at scope 2 (0 and 1): 1 + 2 + 2².
-    assert_eq!(report.structure_count(), 1 + 2 + 4);
+fn beapi_passes_the_keys_a_structure_was_built_with_and_finds_the_stale_key_bug() {
+    for scope in [2, 3] {
+        let report = smallscope::Beapi::<KeyedArena>::new().scope(scope).run().unwrap();
+        // An empty slot is made only by `remove`, which takes a key `insert` returned.
+        assert_eq!(report.structure_count() as u64, arenas(scope), "scope {scope}");
+        let witnesses: Vec<(&str, &str)> =
+            report.failures.iter().map(|f| (f.message.as_str(), f.witness.text.as_str())).collect();
+        assert_eq!(
+            witnesses,
+            [
+                ("attempt to subtract with overflow", "s0 = new(); h1 = s0.insert(0); s0.remove(h1); s0.remove(h1)"),
+                ("rep_ok returned false", "s0 = new(); h1 = s0.insert(0); s0.insert(0); s0.remove(h1); s0.remove(h1)"),
+            ],
+            "scope {scope}"
+        );
+    }
+
+    // The written tests bind the keys: the structures' tests pass, one by
+    // one or as a table, and the failures' tests fail.
+    let report = smallscope::Beapi::<KeyedArena>::new().scope(3).record_canonical(true).run().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let krate =
+        ScratchCrate::new(&dir.path().join("crate"), "emitted-arena-beapi", &["smallscope", "smallscope-fixture"]);
+    let options = |table_above| RustTestOptions {
+        command: "beapi".into(),
+        has_rep_ok: true,
+        witnesses: Witnesses::Apart,
+        table_above,
+        ..Default::default()
+    };
+    let one_by_one = rust_tests(&report, &options(None));
+    assert!(one_by_one.contains("let h1 = s0.insert(0);") && one_by_one.contains("s0.remove(h1.clone())"));
+    krate.write_test("arena_structures", &one_by_one);
+    let table = rust_tests(&report, &options(Some(0)));
+    assert!(table.contains("const STRUCTURES: &str") && table.contains(",h"), "{table}");
+    krate.write_test("arena_table", &table);
+    krate.write_test("arena_failures", &rust_failing_tests(&report, &options(None), false));
+    let run = krate.cargo_test_file("arena_structures");
+    assert_eq!((run.passed(), run.failed()), (arenas(3), 0), "{}", run.text);
+    let run = krate.cargo_test_file("arena_table");
+    assert_eq!((run.passed(), run.failed()), (1, 0), "{}", run.text);
+    let run = krate.cargo_test_file("arena_failures");
+    assert_eq!((run.passed(), run.failed()), (0, 2), "{}", run.text);
+    assert!(run.text.contains("attempt to subtract with overflow"), "{}", run.text);
 }

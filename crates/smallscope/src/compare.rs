@@ -40,13 +40,12 @@ use std::time::{Duration, Instant};
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::api::{Arg, Operation, Outcome, Returned, Subject};
+use crate::api::{Outcome, Subject};
 use crate::beapi::{BeapiConfig, BeapiReport, Builders};
 use crate::events::During;
 use crate::heap::{Linearizer, Schema};
 use crate::korat::{self, Model, SearchOptions};
 use crate::runner::{run_captured, RunError, UserCode};
-use crate::sequence::{Output, StepArg};
 use crate::ConfigError;
 
 /// How to run a comparison, besides the scope and the invariant.
@@ -476,7 +475,6 @@ pub fn compare<T: Subject + crate::api::StdTraits, M: Model>(
     }
 
     // SA \ SR: every structure BEAPI built that no candidate matched.
-    let ops = T::operations();
     let mut only_api: Vec<(Witness, usize)> = api
         .iter()
         .filter(|(_, (_, seen))| !seen)
@@ -498,7 +496,7 @@ pub fn compare<T: Subject + crate::api::StdTraits, M: Model>(
         if witness.representative.is_none_or(|rank| rank >= options.pictures) {
             continue;
         }
-        match rebuild(&report, &ops, *index as u32) {
+        match rebuild::<T>(&report, *index as u32) {
             Some(value) if lin.text(&value).is_ok_and(|text| text == witness.canonical) => {
                 draw(witness, &value, &format!("{}: only the API builds it", title(&report.subject, scope)));
             }
@@ -773,25 +771,10 @@ fn explain<'w, 'o>(witnesses: impl Iterator<Item = &'w mut Witness>, other: impl
 }
 
 /// Rebuilds BEAPI structure `index` by running its call sequence.
-fn rebuild<T: Subject>(report: &BeapiReport, ops: &[Operation<T>], index: u32) -> Option<T> {
+fn rebuild<T: Subject>(report: &BeapiReport, index: u32) -> Option<T> {
     let step = &report.structures.get(index as usize)?.step;
-    let mut args = Vec::with_capacity(step.args.len());
-    for arg in &step.args {
-        args.push(match arg {
-            StepArg::Structure(s) => Arg::Subject(rebuild(report, ops, *s)?),
-            StepArg::Literal(literal) => literal.to_arg(),
-        });
-    }
-    let op = ops.get(usize::from(step.op))?;
-    let returned = run_captured(UserCode::call(step.op), || op.call(&mut args, false)).ok()?;
-    match (step.output, returned) {
-        (Output::Result, Returned::Subject(value)) => Some(value),
-        (Output::Param(p), _) => match std::mem::replace(args.get_mut(usize::from(p))?, Arg::Taken) {
-            Arg::Subject(value) => Some(value),
-            _ => None,
-        },
-        _ => None,
-    }
+    let program = report.program(index as usize);
+    run_captured(UserCode::call(step.op), || program.build::<T>()).ok().flatten()
 }
 
 /// Objects in a canonical text: each prints as `Class#id{`.

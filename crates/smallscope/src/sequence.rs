@@ -88,6 +88,25 @@ pub enum StepArg {
     /// The structure with this index, rebuilt by its own sequence.
     Structure(u32),
     Literal(Literal),
+    /// The handle that the last call of structure `n` returned (see
+    /// [`ParamKind::Handle`]): `n` is on the chain of the call's receiver.
+    Handle(u32),
+}
+
+impl Step {
+    /// The structure this step's output came out of: the one in its output
+    /// slot, or for a returned structure the first structure it took. A
+    /// handle the parent could take, this step's output can take too.
+    pub fn parent(&self) -> Option<u32> {
+        let structure = |arg: &StepArg| match arg {
+            StepArg::Structure(s) => Some(*s),
+            _ => None,
+        };
+        match self.output {
+            Output::Param(p) => self.args.get(usize::from(p)).and_then(structure),
+            Output::Result => self.args.iter().find_map(structure),
+        }
+    }
 }
 
 /// Which value of a call is the structure it made.
@@ -153,6 +172,14 @@ impl Call {
     }
 }
 
+/// Where [`Program::emit`] is in unrolling a chain of steps.
+struct Unrolling<'f, 'a> {
+    step_of: &'f dyn Fn(u32) -> &'a Step,
+    next_var: u32,
+    /// Each structure emitted so far, with the call that made it.
+    made: Vec<(u32, u32)>,
+}
+
 /// A straight-line program that rebuilds one value.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
 pub struct Program {
@@ -166,8 +193,7 @@ impl Program {
     /// arguments (`step_of` gives each structure's own step).
     pub fn unroll<'a>(step: &'a Step, step_of: &dyn Fn(u32) -> &'a Step) -> Program {
         let mut program = Program::default();
-        let mut next_var = 0;
-        let result = program.emit(step, step_of, &mut next_var);
+        let result = program.emit(step, None, &mut Unrolling { step_of, next_var: 0, made: Vec::new() });
         program.result = result;
         program
     }
@@ -183,8 +209,7 @@ impl Program {
     ) -> Program {
         let step = Step { op, args: args.to_vec(), output: output.unwrap_or(Output::Result) };
         let mut program = Program::default();
-        let mut next_var = 0;
-        let result = program.emit(&step, step_of, &mut next_var);
+        let result = program.emit(&step, None, &mut Unrolling { step_of, next_var: 0, made: Vec::new() });
         if output.is_none() {
             if let Some(last) = program.calls.last_mut() {
                 last.binds = None;
@@ -194,22 +219,31 @@ impl Program {
         program
     }
 
-    fn emit<'a>(&mut self, step: &Step, step_of: &dyn Fn(u32) -> &'a Step, next_var: &mut u32) -> Option<u32> {
+    /// Emits the calls that make `step`'s inputs, then `step`'s call, which
+    /// made structure `made_structure` when it is one.
+    fn emit(&mut self, step: &Step, made_structure: Option<u32>, unrolling: &mut Unrolling<'_, '_>) -> Option<u32> {
         let operands: Vec<Operand> = step
             .args
             .iter()
             .map(|arg| match arg {
                 StepArg::Structure(s) => {
-                    let var = self.emit(step_of(*s), step_of, next_var).expect("a structure step yields a variable");
+                    let var = self
+                        .emit((unrolling.step_of)(*s), Some(*s), unrolling)
+                        .expect("a structure step yields a variable");
                     Operand::Var(var)
                 }
                 StepArg::Literal(lit) => Operand::Literal(lit.clone()),
+                // Made above: the structure is on the chain of an argument.
+                StepArg::Handle(s) => {
+                    let made = unrolling.made.iter().rev().find(|(structure, _)| structure == s);
+                    Operand::Returned(made.expect("a handle comes from the chain of an argument").1)
+                }
             })
             .collect();
         let (binds, result) = match step.output {
             Output::Result => {
-                let var = *next_var;
-                *next_var += 1;
+                let var = unrolling.next_var;
+                unrolling.next_var += 1;
                 (Some(var), Some(var))
             }
             Output::Param(p) => match &operands[usize::from(p)] {
@@ -217,6 +251,9 @@ impl Program {
                 Operand::Literal(_) | Operand::Returned(_) => (None, None),
             },
         };
+        if let Some(structure) = made_structure {
+            unrolling.made.push((structure, self.calls.len() as u32));
+        }
         self.calls.push(Call { op: step.op, operands, binds });
         result
     }
@@ -310,10 +347,7 @@ impl Program {
             .enumerate()
             .map(|(index, call)| {
                 let op = &ops[usize::from(call.op)];
-                let mut expr = call_expr(call, op, &format!("{type_path}::"));
-                if op.fallible {
-                    expr.push_str(".unwrap()");
-                }
+                let expr = self.call_rust(index, ops, type_path, &handle_rust);
                 if kept.contains(&(index as u32)) {
                     return format!("let h{index} = {expr};");
                 }
@@ -332,6 +366,31 @@ impl Program {
             .collect()
     }
 
+    /// Call `index` as a Rust expression, unwrapped when the operation is
+    /// fallible; `handle(call, by_ref)` writes an argument that is the
+    /// handle call `call` returned.
+    pub fn call_rust(
+        &self,
+        index: usize,
+        ops: &[OperationInfo],
+        type_path: &str,
+        handle: &dyn Fn(u32, bool) -> String,
+    ) -> String {
+        let call = &self.calls[index];
+        let op = &ops[usize::from(call.op)];
+        let mut expr = call_expr(call, op, &format!("{type_path}::"), handle);
+        if op.fallible {
+            expr.push_str(".unwrap()");
+        }
+        expr
+    }
+
+    /// Call `index` as text (`s0.add(3)`), with handle arguments written by `handle`.
+    pub fn call_text(&self, index: usize, ops: &[OperationInfo], handle: &dyn Fn(u32, bool) -> String) -> String {
+        let call = &self.calls[index];
+        call_expr(call, &ops[usize::from(call.op)], "", handle)
+    }
+
     /// The calls as one line of text, e.g. `s0 = new(); s0.add(3); s0.add(1)`.
     pub fn to_text(&self, ops: &[OperationInfo]) -> String {
         let kept = self.kept_handles();
@@ -340,7 +399,8 @@ impl Program {
             .iter()
             .enumerate()
             .map(|(index, call)| {
-                let expr = call_expr(call, &ops[usize::from(call.op)], "");
+                let text = |call, by_ref| format!("{}h{call}", if by_ref { "&" } else { "" });
+                let expr = call_expr(call, &ops[usize::from(call.op)], "", &text);
                 match call.binds {
                     Some(v) => format!("s{v} = {expr}"),
                     None if kept.contains(&(index as u32)) => format!("h{index} = {expr}"),
@@ -411,18 +471,22 @@ const PRELUDE_METHODS: &[&str] = &[
     "as_mut",
 ];
 
+/// A handle argument in Rust code: it may be taken again, so a call that
+/// takes it by value gets a clone.
+fn handle_rust(call: u32, by_ref: bool) -> String {
+    match by_ref {
+        true => format!("&h{call}"),
+        false => format!("h{call}.clone()"),
+    }
+}
+
 /// `s0.add(3)`, `{prefix}min(&s0)` for a name in [`PRELUDE_METHODS`], or
-/// `{prefix}new(..)`: one call as an expression.  (Text, with an empty
-/// prefix, always uses method syntax.)
-fn call_expr(call: &Call, op: &OperationInfo, prefix: &str) -> String {
+/// `{prefix}new(..)`: one call as an expression, with handle arguments
+/// written by `handle`.  (Text, with an empty prefix, always uses method syntax.)
+fn call_expr(call: &Call, op: &OperationInfo, prefix: &str, handle: &dyn Fn(u32, bool) -> String) -> String {
     let mut operands = call.operands.iter().zip(&op.params).map(|(operand, kind)| match operand {
         Operand::Literal(lit) => lit.rust(*kind),
-        // A handle may be taken again: Rust code passes a clone (text, the handle).
-        Operand::Returned(call) => match kind {
-            ParamKind::Handle { by_ref: true, .. } => format!("&h{call}"),
-            _ if prefix.is_empty() => format!("h{call}"),
-            _ => format!("h{call}.clone()"),
-        },
+        Operand::Returned(call) => handle(*call, matches!(kind, ParamKind::Handle { by_ref: true, .. })),
         Operand::Var(v) => match kind {
             ParamKind::Subject(Access::Ref) => format!("&s{v}"),
             ParamKind::Subject(Access::Mut) => format!("&mut s{v}"),

@@ -14,7 +14,7 @@ use super::skips::{merge_note, DebugFn, SkipAudit};
 use super::state_graph::StateGraph;
 use super::states::{StateKey, StateSet};
 use super::{BeapiConfig, BeapiReport, Check, Resume};
-use crate::api::{Arg, IntKind, Operation, OperationInfo, OtherDomains, ParamKind, Returned, Subject};
+use crate::api::{Arg, HandleValue, IntKind, Operation, OperationInfo, OtherDomains, ParamKind, Returned, Subject};
 use crate::error::MAX_DOMAIN;
 use crate::events::{
     Counts, During, Event, Failure, FailureGroups, FailureKind, Fingerprint, Input, LevelStats, Note, Progress,
@@ -238,19 +238,7 @@ impl<'a, T: Subject> Search<'a, T> {
             .collect::<Result<_, _>>()?;
         let keeps_all_objects =
             called().any(|op| op.params.iter().filter(|p| matches!(p, ParamKind::Subject(_))).count() > 1);
-        let mut notes = others.notes;
-        // Said, not silently left out: such an operation is checked by `random` only, for now.
-        let handled: Vec<&str> = called()
-            .filter(|op| op.params.iter().any(|p| matches!(p, ParamKind::Handle { .. })))
-            .map(|op| op.name)
-            .collect();
-        if !handled.is_empty() {
-            notes.push(format!(
-                "not called: {} (a parameter takes a value earlier calls return, such as a key or a handle, which \
-                 BEAPI does not pass yet); `random` passes them",
-                handled.iter().map(|name| format!("`{name}`")).collect::<Vec<_>>().join(", ")
-            ));
-        }
+        let notes = others.notes;
         let collections = Some(config.collection_limit());
         Ok(Search {
             config,
@@ -594,10 +582,19 @@ impl<'a, T: Subject> Search<'a, T> {
             return;
         }
         let literal_slots: Vec<usize> = (0..params.len()).filter(|p| !subject_slots.contains(p)).collect();
-        let literal_sizes: Vec<usize> = literal_slots.iter().map(|&p| self.domains[op][p].len()).collect();
-        if literal_sizes.contains(&0) {
+        let mut literal_sizes: Vec<usize> = literal_slots.iter().map(|&p| self.domains[op][p].len()).collect();
+        // A handle slot's domain is the handles on the receiver's chain, per receiver.
+        let handle_kinds: Vec<Option<u8>> = (literal_slots.iter())
+            .map(|&p| match params[p] {
+                ParamKind::Handle { kind, .. } => Some(kind),
+                _ => None,
+            })
+            .collect();
+        let takes_handles = handle_kinds.iter().any(Option::is_some);
+        if literal_sizes.iter().zip(&handle_kinds).any(|(&size, kind)| size == 0 && kind.is_none()) {
             return; // An empty domain: the operation cannot be called.
         }
+        let mut available: Vec<Vec<u32>> = vec![Vec::new(); literal_slots.len()];
         let mut structures = vec![0u32; subject_slots.len()];
         // Tuples with at least one frontier component: pick the first such position.
         let first_positions = if subject_slots.is_empty() { 0..1 } else { 0..subject_slots.len() };
@@ -617,8 +614,17 @@ impl<'a, T: Subject> Search<'a, T> {
                 for (slot, value) in structures.iter_mut().zip(structure_odometer.current()) {
                     *slot = *value as u32;
                 }
+                if takes_handles {
+                    for (k, kind) in handle_kinds.iter().enumerate() {
+                        if let (Some(kind), Some(&receiver)) = (kind, structures.first()) {
+                            available[k] = self.handles_of(receiver, *kind);
+                            literal_sizes[k] = available[k].len();
+                        }
+                    }
+                }
+                // No handle of a kind the call takes: no call on these structures.
                 let mut literal_odometer = Odometer::from_sizes(&literal_sizes);
-                loop {
+                while !literal_sizes.contains(&0) {
                     match check {
                         false => self.counts.explored += 1,
                         true => self.counts.checked += 1,
@@ -630,6 +636,7 @@ impl<'a, T: Subject> Search<'a, T> {
                             structures: &structures,
                             literal_slots: &literal_slots,
                             literal_choice: literal_odometer.current(),
+                            handles: if takes_handles { &available } else { &[] },
                             check,
                             level: self.level + u32::from(check),
                         };
@@ -662,6 +669,24 @@ impl<'a, T: Subject> Search<'a, T> {
                 }
             }
         }
+    }
+
+    /// The structures on `index`'s chain (itself, its parent, and so on)
+    /// whose last call returned a handle of `kind`, oldest first: the
+    /// handles a call on `index` can take.
+    fn handles_of(&self, index: u32, kind: u8) -> Vec<u32> {
+        let mut found = Vec::new();
+        let mut at = Some(index);
+        while let Some(structure) = at {
+            let step = &self.structures[structure as usize];
+            // A returned handle goes with the structures in the call's slots.
+            if self.ops[usize::from(step.op)].returns_handle == Some(kind) && matches!(step.output, Output::Param(_)) {
+                found.push(structure);
+            }
+            at = step.parent();
+        }
+        found.reverse();
+        found
     }
 
     fn check_limits(&mut self) {
@@ -709,16 +734,27 @@ impl<'a, T: Subject> Search<'a, T> {
 
     /// Rebuilds structure `index` by running its sequence from the start.
     fn replay(&mut self, index: u32) -> Option<T> {
+        self.replay_collecting(index, &mut Vec::new())
+    }
+
+    /// [`Self::replay`], adding to `handles` each handle the sequence's
+    /// calls returned, by the structure whose call returned it: a handle a
+    /// call takes is the one this run of its chain made.
+    fn replay_collecting(&mut self, index: u32, handles: &mut Vec<(u32, HandleValue)>) -> Option<T> {
         let step = self.structures[index as usize].clone();
         let mut args = Vec::with_capacity(step.args.len());
         for arg in &step.args {
             args.push(match arg {
-                StepArg::Structure(s) => Arg::Subject(self.replay(*s)?),
+                StepArg::Structure(s) => Arg::Subject(self.replay_collecting(*s, handles)?),
                 StepArg::Literal(lit) => lit.to_arg(),
+                StepArg::Handle(s) => Arg::Handle(handle_made_by(handles, *s)?),
             });
         }
         let op = &self.ops[usize::from(step.op)];
         let returned = run_captured(UserCode::call(step.op), || op.call(&mut args, false)).ok()?;
+        if let (Returned::Value { handle: Some(handle), .. }, Output::Param(_)) = (&returned, step.output) {
+            handles.push((index, handle.clone()));
+        }
         let value = match (step.output, returned) {
             (Output::Result, Returned::Subject(value)) => Some(value),
             (Output::Param(p), _) => match std::mem::replace(&mut args[usize::from(p)], Arg::Taken) {
@@ -844,11 +880,18 @@ impl<'a, T: Subject> Search<'a, T> {
         let arity = self.ops[op].params.len();
         let mut subject_k = 0;
         let mut literal_k = 0;
+        // A call that takes handles gets its receiver replayed, with the
+        // handles its chain returned: a handle may point into its structure.
+        let mut handles = Vec::new();
         for slot in 0..arity {
             if call.subject_slots.get(subject_k) == Some(&slot) {
                 let index = call.structures[subject_k];
                 subject_k += 1;
-                let Some(value) = self.materialize(index, call) else {
+                let value = match subject_k == 1 && !call.handles.is_empty() {
+                    true => self.replay_collecting(index, &mut handles),
+                    false => self.materialize(index, call),
+                };
+                let Some(value) = value else {
                     let text = format!("structure {index} could not be rebuilt; skipped");
                     self.cx.out.event(Event::Note(Note { text }));
                     self.discard_args(&mut args, Some(op), &|s| s.call_input(call, None));
@@ -857,7 +900,18 @@ impl<'a, T: Subject> Search<'a, T> {
                 };
                 args.push(Arg::Subject(value));
             } else {
-                args.push(self.domains[op][call.literal_slots[literal_k]][call.literal_choice[literal_k]].to_arg());
+                let arg = match self.chosen(call, literal_k) {
+                    Chosen::Literal(literal) => Some(literal.to_arg()),
+                    Chosen::Handle(source) => handle_made_by(&handles, source).map(Arg::Handle),
+                };
+                let Some(arg) = arg else {
+                    let text = format!("a handle of structure {} was not returned again; skipped", call.structures[0]);
+                    self.cx.out.event(Event::Note(Note { text }));
+                    self.discard_args(&mut args, Some(op), &|s| s.call_input(call, None));
+                    self.args = args;
+                    return;
+                };
+                args.push(arg);
                 literal_k += 1;
             }
         }
@@ -1164,12 +1218,23 @@ impl<'a, T: Subject> Search<'a, T> {
                 out.push(StepArg::Structure(call.structures[subject_k]));
                 subject_k += 1;
             } else {
-                let literal = &self.domains[call.op][call.literal_slots[literal_k]][call.literal_choice[literal_k]];
-                out.push(StepArg::Literal(literal.clone()));
+                out.push(match self.chosen(call, literal_k) {
+                    Chosen::Literal(literal) => StepArg::Literal(literal.clone()),
+                    Chosen::Handle(source) => StepArg::Handle(source),
+                });
                 literal_k += 1;
             }
         }
         out
+    }
+
+    /// What `call` passes in its `k`th slot that is not a structure's.
+    fn chosen<'c>(&'c self, call: &'c CallSite<'_>, k: usize) -> Chosen<'c> {
+        let choice = call.literal_choice[k];
+        match call.handles.get(k).filter(|sources| !sources.is_empty()) {
+            Some(sources) => Chosen::Handle(sources[choice]),
+            None => Chosen::Literal(&self.domains[call.op][call.literal_slots[k]][choice]),
+        }
     }
 
     fn call_input(&self, call: &CallSite<'_>, output: Option<Output>) -> Input {
@@ -1234,7 +1299,7 @@ impl<'a, T: Subject> Search<'a, T> {
             Input::Structure { index } => *index as usize,
             Input::Call { args, .. } => args.iter().find_map(|a| match a {
                 StepArg::Structure(index) => Some(*index as usize),
-                StepArg::Literal(_) => None,
+                StepArg::Literal(_) | StepArg::Handle(_) => None,
             })?,
             Input::Program(_) | Input::Candidate(_) => return None,
         };
@@ -1273,10 +1338,26 @@ struct CallSite<'a> {
     structures: &'a [u32],
     literal_slots: &'a [usize],
     literal_choice: &'a [usize],
+    /// Per non-structure slot, the structures whose handles it ranges
+    /// over (empty for a literal's slot); empty when the call takes no handle.
+    handles: &'a [Vec<u32>],
     /// A checked call: what it makes is checked and dropped.
     check: bool,
     /// The witness's level: a checked call follows the level of its inputs.
     level: u32,
+}
+
+/// A value a call passes in a slot that is not a structure's.
+enum Chosen<'a> {
+    Literal(&'a Literal),
+    /// The handle the last call of this structure returned.
+    Handle(u32),
+}
+
+/// The handle that the call which made structure `source` returned, as
+/// `handles` collected them.
+fn handle_made_by(handles: &[(u32, HandleValue)], source: u32) -> Option<HandleValue> {
+    handles.iter().rev().find(|(made, _)| *made == source).map(|(_, handle)| handle.clone())
 }
 
 /// Adds one to `counts[index]`, growing it as needed.
@@ -1354,7 +1435,7 @@ fn domain(config: &BeapiConfig, kind: ParamKind, op: &str) -> Result<Vec<Literal
     Ok(match kind {
         // Filled in from the other subjects' structures.
         ParamKind::Subject(_) | ParamKind::Other(_) => Vec::new(),
-        // Not passed yet: an operation that takes one is not called (a note says so).
+        // The handles on the receiver's chain, per call (see `Search::handles_of`).
         ParamKind::Handle { .. } => Vec::new(),
         ParamKind::Int(int) => ints(int).map(Literal::Int).collect(),
         ParamKind::Bool => vec![Literal::Bool(false), Literal::Bool(true)],

@@ -15,6 +15,13 @@
 //! ([`Check`] chooses which operations). A panic or a broken invariant is a
 //! failure whose witness is the structure's sequence and the call.
 //!
+//! A parameter that takes a handle (a key or id the API hands out, see
+//! [`ParamKind::Handle`](crate::api::ParamKind::Handle)) ranges over the
+//! handles that the calls which built the receiver returned, stale ones
+//! included. Such a call gets its receiver by replaying those calls, with
+//! the handles this replay returned, so a handle that points into its
+//! structure points into the receiver: one replay per call that takes one.
+//!
 //! The scope bounds the objects of each class and, with
 //! [`BeapiConfig::collection_length`] (the scope by default), the elements of
 //! every collection: otherwise a `Vec<u8>`-backed type would have infinitely

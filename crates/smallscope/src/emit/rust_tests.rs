@@ -124,12 +124,14 @@ fn table_tests(report: &BeapiReport, options: &RustTestOptions, tested: &[usize]
     writeln!(out, "\ntype Tested = {};", report.subject).unwrap();
     // Rows up to the last tested structure: the others are their inputs.
     let rows = tested.last().map_or(0, |last| last + 1);
+    // Handles the API hands out go from the row whose call returned them to the rows that take them.
+    let handles = report.operations.iter().any(|op| op.returns_handle.is_some());
     let mut calls: HashMap<Vec<String>, usize> = HashMap::new();
     let mut arms = Vec::new();
     let mut labels = Vec::new();
     let mut table = String::new();
     for (index, structure) in report.structures[..rows].iter().enumerate() {
-        let (arm, label) = make_arm(&structure.step, &report.operations, "Tested");
+        let (arm, label) = make_arm(&structure.step, &report.operations, "Tested", handles);
         let call = *calls.entry(arm.clone()).or_insert_with(|| {
             arms.push(arm);
             labels.push(label);
@@ -138,6 +140,7 @@ fn table_tests(report: &BeapiReport, options: &RustTestOptions, tested: &[usize]
         let inputs: Vec<String> = (structure.step.args.iter())
             .filter_map(|a| match a {
                 StepArg::Structure(s) => Some(s.to_string()),
+                StepArg::Handle(s) => Some(format!("h{s}")),
                 StepArg::Literal(_) => None,
             })
             .collect();
@@ -151,7 +154,7 @@ fn table_tests(report: &BeapiReport, options: &RustTestOptions, tested: &[usize]
     }
     out.push_str(&format!(
         "\n/// One row per structure: the case of `make` that builds it, the rows it\n\
-         /// takes (`-`: none), and its canonical form's fingerprint\n\
+         /// takes (`-`: none; `hN`: the handle row N's call returned), and its canonical form's fingerprint\n\
          /// (`smallscope::heap::canonical_fingerprint`; `?`: an input, not checked).\n\
          const STRUCTURES: &str = {};\n",
         raw_string(&table)
@@ -163,7 +166,14 @@ fn table_tests(report: &BeapiReport, options: &RustTestOptions, tested: &[usize]
     }
     writeln!(out, "        _ => \"?\",\n    }}\n}}").unwrap();
     writeln!(out, "\n/// Makes a structure by case `call` from the structures it takes.").unwrap();
-    writeln!(out, "fn make(call: usize, inputs: Vec<Tested>) -> Tested {{").unwrap();
+    if handles {
+        writeln!(out, "/// and the handles; with the handle the call returned, if one.").unwrap();
+        writeln!(out, "fn make(call: usize, inputs: Vec<Tested>, taken: Vec<Handle>) -> (Tested, Option<Handle>) {{")
+            .unwrap();
+        writeln!(out, "    let mut taken = taken.into_iter();").unwrap();
+    } else {
+        writeln!(out, "fn make(call: usize, inputs: Vec<Tested>) -> Tested {{").unwrap();
+    }
     writeln!(out, "    let mut inputs = inputs.into_iter();").unwrap();
     writeln!(out, "    match call {{").unwrap();
     for (call, arm) in arms.iter().enumerate() {
@@ -175,6 +185,7 @@ fn table_tests(report: &BeapiReport, options: &RustTestOptions, tested: &[usize]
     }
     writeln!(out, "        _ => unreachable!(\"no case {{call}}\"),\n    }}\n}}").unwrap();
     out.push_str(TABLE_READER);
+    out.push_str(if handles { BUILD_WITH_HANDLES } else { BUILD });
     // What each rebuilt structure must pass besides its canonical form.
     writeln!(out, "\n/// The checks of every rebuilt structure, `built` by the calls given.").unwrap();
     writeln!(out, "fn check(index: usize, value: &Tested, built: &str) {{").unwrap();
@@ -211,6 +222,7 @@ fn canonical<T: smallscope::Heap>(value: &T) -> String {
 struct Row {
     call: usize,
     inputs: Vec<usize>,
+    handles: Vec<usize>,
     fingerprint: &'static str,
 }
 
@@ -222,14 +234,18 @@ fn row(line: &'static str) -> Row {
     let mut parts = line.splitn(3, ' ');
     let mut next = || parts.next().expect("a row has three parts");
     let call = row_number(next());
-    let inputs = match next() {
-        "-" => Vec::new(),
-        list => list.split(',').map(row_number).collect(),
-    };
+    let (mut inputs, mut handles) = (Vec::new(), Vec::new());
+    for input in next().split(',').filter(|i| *i != "-") {
+        match input.strip_prefix('h') {
+            Some(row) => handles.push(row_number(row)),
+            None => inputs.push(row_number(input)),
+        }
+    }
     let fingerprint = next();
     Row {
         call,
         inputs,
+        handles,
         fingerprint,
     }
 }
@@ -240,12 +256,6 @@ fn rows() -> &'static [Row] {
         let lines = STRUCTURES.lines().filter(|l| !l.is_empty());
         lines.map(row).collect()
     })
-}
-
-fn build(index: usize) -> Tested {
-    let row = &rows()[index];
-    let inputs = row.inputs.iter().map(|&i| build(i)).collect();
-    make(row.call, inputs)
 }
 
 /// The calls that build row `index`, as text.
@@ -272,10 +282,55 @@ fn check_rows(rows_checked: std::ops::RangeInclusive<usize>) {
 }
 "#;
 
+/// How a table file's `build` makes a row: from the rows it takes.
+const BUILD: &str = r#"
+fn build(index: usize) -> Tested {
+    let row = &rows()[index];
+    let inputs = row.inputs.iter().map(|&i| build(i)).collect();
+    make(row.call, inputs)
+}
+"#;
+
+/// [`BUILD`] for an API that hands out handles: each row's structure comes
+/// with the handles its calls returned, by row, for later rows to take.
+const BUILD_WITH_HANDLES: &str = r#"
+type Handle = std::rc::Rc<dyn std::any::Any>;
+
+/// The next handle a call takes, of the type its parameter has.
+fn next_handle<H: Clone + 'static>(taken: &mut std::vec::IntoIter<Handle>) -> H {
+    let handle = taken.next().expect("a handle");
+    let typed = handle.downcast_ref::<H>();
+    typed.expect("a handle of the parameter's type").clone()
+}
+
+fn build_with_handles(index: usize) -> (Tested, Vec<(usize, Handle)>) {
+    let row = &rows()[index];
+    let mut made = Vec::new();
+    let mut inputs = Vec::new();
+    for &input in &row.inputs {
+        let (value, handles) = build_with_handles(input);
+        made.extend(handles);
+        inputs.push(value);
+    }
+    let mut taken = Vec::new();
+    for &source in &row.handles {
+        let found = made.iter().rev().find(|(row, _)| *row == source);
+        taken.push(found.expect("a handle an input returned").1.clone());
+    }
+    let (value, handle) = make(row.call, inputs, taken);
+    made.extend(handle.map(|handle| (index, handle)));
+    (value, made)
+}
+
+fn build(index: usize) -> Tested {
+    build_with_handles(index).0
+}
+"#;
+
 /// `make`'s case for `step`: the lines of a block that binds the
-/// structures it takes, calls, and yields the structure made; and the call
-/// as text.
-fn make_arm(step: &Step, ops: &[OperationInfo], ty: &str) -> (Vec<String>, String) {
+/// structures it takes, calls, and yields the structure made (with the
+/// handle it returned, with `handles`); and the call as text.
+fn make_arm(step: &Step, ops: &[OperationInfo], ty: &str, handles: bool) -> (Vec<String>, String) {
     let mut inputs = 0u32;
     let operands: Vec<Operand> = (step.args.iter())
         .map(|arg| match arg {
@@ -284,6 +339,8 @@ fn make_arm(step: &Step, ops: &[OperationInfo], ty: &str) -> (Vec<String>, Strin
                 Operand::Var(inputs - 1)
             }
             StepArg::Literal(literal) => Operand::Literal(literal.clone()),
+            // Taken in order from the row's handles.
+            StepArg::Handle(source) => Operand::Returned(*source),
         })
         .collect();
     let (binds, result) = match step.output {
@@ -296,9 +353,29 @@ fn make_arm(step: &Step, ops: &[OperationInfo], ty: &str) -> (Vec<String>, Strin
     let program = Program { calls: vec![Call { op: step.op, operands, binds }], result: Some(result) };
     let mut block: Vec<String> =
         (0..inputs).map(|v| format!("let mut s{v} = inputs.next().expect(\"an input\");")).collect();
-    block.extend(program.to_rust(ops, ty));
-    block.push(format!("s{result}"));
-    (block, program.to_text(ops))
+    if !handles {
+        block.extend(program.to_rust(ops, ty));
+        block.push(format!("s{result}"));
+        return (block, program.to_text(ops));
+    }
+    let taken = |_, by_ref: bool| format!("{}next_handle(&mut taken)", if by_ref { "&" } else { "" });
+    let expr = program.call_rust(0, ops, ty, &taken);
+    let op = &ops[usize::from(step.op)];
+    let returns_handle = op.returns_handle.is_some() && matches!(step.output, Output::Param(_));
+    block.push(match binds {
+        Some(v) => format!("let s{v} = {expr};"),
+        None if returns_handle => format!("let handle: Handle = std::rc::Rc::new({expr});"),
+        None if op.returns == crate::api::ReturnKind::Unit => format!("{expr};"),
+        None => format!("let _ = {expr};"),
+    });
+    let handle = if returns_handle { "Some(handle)" } else { "None" };
+    block.push(format!("(s{result}, {handle})"));
+    let text = program.call_text(0, ops, &|_, by_ref| format!("{}handle", if by_ref { "&" } else { "" }));
+    let label = match binds {
+        Some(v) => format!("s{v} = {text}"),
+        None => text,
+    };
+    (block, label)
 }
 
 /// `text` as a raw string literal with enough `#`s.
