@@ -231,7 +231,9 @@ fn run_engine(mut cargo: CargoOptions, words: Vec<String>) -> anyhow::Result<Exi
         }
     };
     let targets = TestTargets::new(&project.dir, &subject);
-    let writes_tests = matches!(engine.as_str(), "beapi" | "random" | "suite");
+    // Test files the user names are theirs: the test targets are left alone.
+    let named_files = ["emit-tests", "emit-failing-tests"].iter().any(|o| option_given(&harness_args, o));
+    let writes_tests = matches!(engine.as_str(), "beapi" | "random" | "suite") && !named_files;
     if writes_tests {
         harness_args.extend(targets.args(engine, failing));
     }

@@ -27,6 +27,13 @@ fn beapi_finds_the_planted_bug_and_the_tests_it_writes_fail_until_it_is_fixed() 
     assert!(unknown.stderr.contains("unknown subject `no-such-subject`"), "{unknown:?}");
     assert!(!unknown.stderr.contains("tests:"), "no tests were written: {unknown:?}");
 
+    // Test files the user names are written there, and the test targets left alone.
+    let named = cargo_smallscope(&dir, &["beapi", "fixture-graph", "--scope", "2", "--emit-tests", "tests/mine.rs"]);
+    assert_eq!(named.code, 0, "{named:?}");
+    assert!(!named.stderr.contains("tests:") && !dir.join("tests/smallscope_fixture_graph").exists(), "{named:?}");
+    let mine = ScratchCrate::open(&dir).cargo_test_file("mine");
+    assert!(mine.success && mine.passed() > 0, "{}", mine.text);
+
     let found = cargo_smallscope(&dir, &["beapi", "fixture-lru-buggy", "--scope", "3", "--failing-tests", "separate"]);
     assert_eq!(found.code, 1, "failures found: {found:?}");
     assert!(found.stdout.contains("replay: cargo smallscope beapi fixture-lru-buggy --scope 3"), "{}", found.stdout);

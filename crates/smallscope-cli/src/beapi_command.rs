@@ -174,6 +174,15 @@ pub fn run(args: &BeapiArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
 }
 
 fn print_text(summary: &BeapiSummary) -> anyhow::Result<()> {
+    if summary.builders.is_empty() {
+        // Stopped while builders were identified: no search to tell of.
+        let mut text = format!("smallscope beapi {}: stopped before the search began", summary.subject);
+        for note in &summary.notes {
+            text.push_str(&format!("\nnote: {note}"));
+        }
+        crate::run::finish_text(&mut text, &summary.run, None);
+        return print(text);
+    }
     let mut text = format!(
         "smallscope beapi {}: scope {}, builders {}\n",
         summary.subject,

@@ -36,6 +36,9 @@ fn random_passes_returned_keys_and_finds_the_stale_key_bug() {
     };
     let tests = random_error_tests(&report, &options);
     assert!(tests.contains("let h1 = s0.insert(0);") && tests.contains("s0.remove(h1.clone())"), "{tests}");
+    // Where the panic does not happen (no overflow checks), the invariant is what fails.
+    let panics = &tests[tests.find("_panics() {").unwrap_or_else(|| panic!("{tests}"))..];
+    assert!(panics[..panics.find("\n}\n").unwrap()].contains("rep_ok(&s0) != Some(false)"), "{tests}");
     krate.write_test("arena_errors", &tests);
     let run = krate.cargo_test_file("arena_errors");
     assert_eq!((run.passed(), run.failed()), (0, report.failure_groups.len() as u64), "{}", run.text);
@@ -85,7 +88,12 @@ fn beapi_passes_the_keys_a_structure_was_built_with_and_finds_the_stale_key_bug(
     let table = rust_tests(&report, &options(Some(0)));
     assert!(table.contains("const STRUCTURES: &str") && table.contains(",h"), "{table}");
     krate.write_test("arena_table", &table);
-    krate.write_test("arena_failures", &rust_failing_tests(&report, &options(None), false));
+    let failing = rust_failing_tests(&report, &options(None), false);
+    // Without overflow checks (`cargo test --release`) the panic's call returns, and the invariant fails.
+    let after_panic =
+        "    let _ = s0.remove(h1.clone());\n    assert!(smallscope::Subject::rep_ok(&s0) != Some(false));\n}";
+    assert_eq!(failing.matches(after_panic).count(), 2, "{failing}");
+    krate.write_test("arena_failures", &failing);
     let run = krate.cargo_test_file("arena_structures");
     assert_eq!((run.passed(), run.failed()), (arenas(3), 0), "{}", run.text);
     let run = krate.cargo_test_file("arena_table");

@@ -610,6 +610,10 @@ pub enum Stop {
     /// not return each left a thread behind, too many of them: the run
     /// ended there.
     TooManyHangs,
+    /// BEAPI: level after level made only states that differ from kept
+    /// structures in what the canonical form leaves out, which grows
+    /// without bound: the search ended there (a note says where).
+    Unbounded,
 }
 
 impl Stop {
@@ -623,6 +627,9 @@ impl Stop {
             Stop::Stuck => "stuck: every sequence it could assemble was made already",
             Stop::Quarantined => "quarantined: rep_ok kept killing the worker, so the search ended early",
             Stop::Flaky => "flaky: the code under test failed on inputs where it then passed, so the run ended early",
+            Stop::Unbounded => {
+                "unbounded: levels made only states that the canonical form does not tell apart, so the search ended"
+            }
             Stop::TooManyHangs => {
                 "too many hangs: each left a thread of this process spinning, so the run ended early (a worker \
                  process, the command line's default, goes on past them)"

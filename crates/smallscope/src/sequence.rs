@@ -424,6 +424,17 @@ impl Program {
         kept
     }
 
+    /// The structure the last call takes by `&mut` (its receiver, or the
+    /// first such argument): what a panicking call left, were it to return.
+    pub fn last_mutated(&self, ops: &[OperationInfo]) -> Option<u32> {
+        let call = self.calls.last()?;
+        let params = &ops.get(usize::from(call.op))?.params;
+        call.operands.iter().zip(params).find_map(|(operand, kind)| match (operand, kind) {
+            (Operand::Var(v), ParamKind::Subject(Access::Mut)) => Some(*v),
+            _ => None,
+        })
+    }
+
     /// Variables later used through `&mut` or as a `&mut self` receiver.
     fn mutated_vars(&self, ops: &[OperationInfo]) -> Vec<u32> {
         let mut out = Vec::new();

@@ -413,6 +413,30 @@ impl Unbounded {
     }
 }
 
+/// A stack of at most one value whose omitted counter grows with every
+/// `tick`: state the scope does not bound.
+#[derive(smallscope::Heap, Clone, Debug)]
+pub struct Ticking {
+    top: Option<u8>,
+    #[heap(omit)]
+    ticks: u32,
+}
+
+#[smallscope::api(name = "engine-test-ticking")]
+impl Ticking {
+    pub fn new() -> Self {
+        Ticking { top: None, ticks: 0 }
+    }
+
+    pub fn set(&mut self, x: u8) {
+        self.top = Some(x);
+    }
+
+    pub fn tick(&mut self) {
+        self.ticks += 1;
+    }
+}
+
 /// Two identical list types, one `Clone` (fast path) and one not (replay).
 macro_rules! twin_list {
     ($list:ident, $node:ident, $name:tt $(, $derive:ident)*) => {
@@ -1289,6 +1313,20 @@ fn the_time_limit_stops_a_large_run_and_keeps_what_was_found() {
     assert_eq!(report.program(last).len() as u32, report.structures[last].level);
 }
 
+#[test]
+fn levels_that_only_grow_omitted_state_end_the_search_as_unbounded() {
+    // Builders identified too: their searches end the same way.
+    for builders in [Builders::All, Builders::Auto] {
+        let report = Beapi::<Ticking>::new().scope(2).builders(builders.clone()).run().unwrap();
+        assert_eq!(report.stop, Some(Stop::Unbounded), "{builders:?}");
+        // `None`, `Some(0)`, `Some(1)`: the canonical forms, all by level 2.
+        assert_eq!(report.structure_count(), 3, "{builders:?}");
+        let note = report.notes.iter().find(|n| n.contains("and no structure")).expect("a note says why");
+        // Levels 3 to 10 make only new tick counts (the 8 levels the engine waits).
+        assert!(note.starts_with("levels 3 to 10 made ") && note.contains("--max-length"), "{note}");
+    }
+}
+
 /// Asks the run to stop once it has seen a first commit.
 struct StopAfterFirstCommit {
     commits: u32,
@@ -1322,6 +1360,23 @@ fn an_observer_can_interrupt_the_run() {
     assert!(report.structure_count() > 0);
     // Stopped within a few commits ("every few thousand executions"), far from the end.
     assert!(report.explored < 1_000_000, "{}", report.explored);
+}
+
+/// Asks the run to stop at once.
+struct StopAtOnce;
+
+impl Observer for StopAtOnce {
+    fn poll(&mut self) -> Control {
+        Control::Interrupt
+    }
+}
+
+#[test]
+fn a_stop_while_builders_are_identified_ends_the_run_before_its_search() {
+    // Identification stops with the best set so far; the search then does not begin.
+    let report = Beapi::<Seq>::new().scope(3).builders(Builders::Auto).run_observed(&mut StopAtOnce).unwrap();
+    assert_eq!(report.stop, Some(Stop::Interrupted));
+    assert_eq!((report.structure_count(), report.explored), (0, 0), "{:?}", report.notes);
 }
 
 // ===========================================================================

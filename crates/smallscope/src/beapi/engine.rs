@@ -38,6 +38,12 @@ enum Source {
 /// Executions between two commits.
 const COMMIT_EVERY: u64 = 4096;
 
+/// Levels in a row that make states but no structure after which the
+/// search ends as [`Stop::Unbounded`]: what changes is state the canonical
+/// form leaves out (an omitted counter, arena slots only handles reach),
+/// and nothing in the scope bounds it.
+const BARREN_LEVELS: u32 = 8;
+
 /// What failures are grouped by: the kind, the user code, the operation
 /// (not for a panic, whose location says where), the message and location.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -155,6 +161,8 @@ pub(super) struct Search<'a, T: Subject> {
     level_explored: u64,
     level_checked: u64,
     level_seconds: f64,
+    /// Levels in a row that made states but no structure, and their states.
+    barren: (u32, u64),
     /// Executions up to this ordinal were done by an earlier attempt.
     done: u64,
     seconds_before: f64,
@@ -269,6 +277,7 @@ impl<'a, T: Subject> Search<'a, T> {
             level_explored: 0,
             level_checked: 0,
             level_seconds: 0.0,
+            barren: (0, 0),
             done: 0,
             seconds_before: 0.0,
             started: began,
@@ -434,6 +443,11 @@ impl<'a, T: Subject> Search<'a, T> {
             if self.config.max_length.is_some_and(|max| self.level > max) {
                 break Stop::Complete;
             }
+            // A stop raised before the level (while builders were identified) ends it unbegun.
+            self.check_limits();
+            if let Some(stop) = self.stop {
+                break stop;
+            }
             for i in 0..self.chosen.len() {
                 let op = self.chosen[i];
                 self.extend_with(op, self.frontier.clone(), false);
@@ -459,12 +473,20 @@ impl<'a, T: Subject> Search<'a, T> {
                 checked: self.counts.checked - self.level_checked,
                 seconds: self.seconds() - self.level_seconds,
             };
-            self.cx.out.event(Event::Level(stats));
+            self.cx.out.event(Event::Level(stats.clone()));
             if let Some(stop) = self.stop {
                 break stop;
             }
             if added == 0 {
                 break Stop::Complete;
+            }
+            self.barren = match stats.structures {
+                0 => (self.barren.0 + 1, self.barren.1 + added as u64),
+                _ => (0, 0),
+            };
+            if self.barren.0 >= BARREN_LEVELS {
+                self.note_unbounded();
+                break Stop::Unbounded;
             }
             if !self.keeps_all_objects {
                 // Only the newest level is extended from here on.
@@ -503,6 +525,21 @@ impl<'a, T: Subject> Search<'a, T> {
         }));
         self.cx.out.commit(&[]);
         stop
+    }
+
+    /// Says why the search ended as [`Stop::Unbounded`], and what to do.
+    fn note_unbounded(&mut self) {
+        let (levels, states) = self.barren;
+        let text = format!(
+            "levels {} to {} made {states} states and no structure: each differs from a kept one only in what the \
+             canonical form leaves out (a #[heap(omit)] field, or #[heap(arena)] slots that no field links to), \
+             which grows without bound at this scope, so the search ended. Put what changes in the canonical form \
+             (slots that only handles reach belong in a plain `Vec`, not an arena), #[heap(skip)] a counter, or \
+             bound the levels with --max-length",
+            self.level + 1 - levels,
+            self.level,
+        );
+        self.cx.out.event(Event::Note(Note { text }));
     }
 
     /// Emits a resume point and commits what was sent. Only between

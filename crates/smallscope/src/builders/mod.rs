@@ -233,7 +233,8 @@ pub fn identify<T: Subject + StdTraits>(
         // The search takes its builders from `names`, not from the config.
         let (reach, stopped) = crate::beapi::reach::<T>(&small, &names, run, killed, stop)?;
         Ok(match stopped {
-            Stop::Complete => Ok(reach),
+            // What it reached is all the scope holds; only hidden state went on growing.
+            Stop::Complete | Stop::Unbounded => Ok(reach),
             other => Err(other),
         })
     };
@@ -408,13 +409,13 @@ fn resolve_auto<T: Subject + StdTraits>(
     let note = match (identified.from_cache, identified.stopped) {
         (true, _) => format!(
             "builders read from the cache ({}; --no-cache identifies them afresh): identified by {how} at scope {} \
-             ({} structures there)",
+             ({} states there)",
             cache_file.as_deref().map_or(String::new(), |p| p.display().to_string()),
             identified.scope,
             identified.structures
         ),
         (false, None) => format!(
-            "builders identified by {how} at scope {} in {:.2} s ({} structures there)",
+            "builders identified by {how} at scope {} in {:.2} s ({} states there)",
             identified.scope, identified.seconds, identified.structures
         ),
         (false, Some(why)) => format!(

@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 
 use crate::api::OperationInfo;
 use crate::beapi::BeapiReport;
+use crate::events::FailureKind;
 use crate::sequence::{Call, Operand, Output, Program, Step, StepArg};
 
 /// Above this many structure tests a file holds a table instead.
@@ -425,7 +426,10 @@ fn write_witnesses(
         writeln!(out, "#[test]").unwrap();
         out.push_str(&super::failing_test_ignore(failure.kind, ignored));
         writeln!(out, "fn {name}() {{").unwrap();
-        let check = match (program.result, options.has_rep_ok) {
+        // After a panic, the invariant too: where the call returns instead (an
+        // overflow wraps without overflow checks), it is what fails.
+        let after_panic = (failure.kind == FailureKind::Panic).then(|| program.last_mutated(&report.operations));
+        let check = match (program.result.or(after_panic.flatten()), options.has_rep_ok) {
             (Some(broken), true) => Some(rep_ok_holds(&format!("s{broken}"))),
             _ => None,
         };

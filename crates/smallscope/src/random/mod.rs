@@ -356,8 +356,15 @@ impl<T: Subject + StdTraits> RandomJob<T> {
             let contract = self.contracts.iter().find(|c| c.name() == broken.contract);
             let names: Vec<String> = broken.vars.iter().map(|v| format!("s{v}")).collect();
             let names: Vec<&str> = names.iter().map(String::as_str).collect();
-            let assertion = match contract {
-                Some(contract) if !names.is_empty() => contract.assertion(&names),
+            // After a panic, the invariant too: where the call returns instead
+            // (an overflow wraps without overflow checks), it is what fails.
+            let rep_ok = self.contracts.iter().find(|c| c.name() == "rep-ok");
+            let left = program.last_mutated(&generator.infos).map(|v| format!("s{v}"));
+            let assertion = match (contract, rep_ok, left) {
+                (Some(contract), _, _) if !names.is_empty() => contract.assertion(&names),
+                (_, Some(rep_ok), Some(left)) if broken.kind == crate::events::FailureKind::Panic => {
+                    rep_ok.assertion(&[&left])
+                }
                 _ => Vec::new(),
             };
             let mut event = failure_event(index as u32, &broken, &program, group.count, &generator.infos, None);
