@@ -53,9 +53,9 @@ pub struct BeapiArgs {
     /// Store whole canonical forms instead of 128-bit fingerprints.
     #[arg(long)]
     pub exact: bool,
-    /// Stop after this many seconds, keeping what was found.
-    #[arg(long, value_name = "SECONDS")]
-    pub time_limit: Option<f64>,
+    /// Stop after this long, keeping what was found: `10s`, `1.5s`, `500ms`, `2m` (a plain number is seconds).
+    #[arg(long, value_name = "DURATION")]
+    pub time_limit: Option<String>,
     #[command(flatten)]
     pub tests: TestFiles,
     #[command(flatten)]

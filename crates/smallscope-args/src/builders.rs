@@ -33,9 +33,9 @@ pub struct BuildersArgs {
     pub omit: Vec<String>,
     #[command(flatten)]
     pub bounds: SearchBounds,
-    /// Stop after this many seconds, keeping the best set so far (not cached).
-    #[arg(long, value_name = "SECONDS")]
-    pub time_limit: Option<f64>,
+    /// Stop after this long, keeping the best set so far (not cached): `10s`, `500ms`, `2m`.
+    #[arg(long, value_name = "DURATION")]
+    pub time_limit: Option<String>,
     /// How the summary is printed: `text`, or `json` (as `summary.json`).
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,

@@ -32,9 +32,9 @@ pub struct CompareArgs {
     pub omit: Vec<String>,
     #[command(flatten)]
     pub bounds: SearchBounds,
-    /// Stop BEAPI after this many seconds (the comparison is then incomplete).
-    #[arg(long, value_name = "SECONDS")]
-    pub time_limit: Option<f64>,
+    /// Stop BEAPI after this long (the comparison is then incomplete): `10s`, `500ms`, `2m`.
+    #[arg(long, value_name = "DURATION")]
+    pub time_limit: Option<String>,
     /// How the summary is printed: `text`, or `json` (as `summary.json`).
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,

@@ -18,9 +18,9 @@ pub struct KoratArgs {
     /// Plain Korat: record equivalence classes but do not prune on them (Korat+ is the default when the subject has `eq_class`).
     #[arg(long)]
     pub no_eq_pruning: bool,
-    /// Stop after this many seconds, keeping what was found (the search is then incomplete).
-    #[arg(long, value_name = "SECONDS")]
-    pub time_limit: Option<f64>,
+    /// Stop after this long, keeping what was found (the search is then incomplete): `10s`, `2m`.
+    #[arg(long, value_name = "DURATION")]
+    pub time_limit: Option<String>,
     /// How the summary is printed: `text`, or `json` (as `summary.json`).
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,

@@ -28,11 +28,12 @@ use clap::{Parser, Subcommand};
 // `about` is the `smallscope` binary's package description (smallscope-cli's), not this crate's.
 #[command(name = "smallscope", version, about = "The smallscope command-line tool", long_about = None)]
 pub struct Cli {
-    /// A call into the code under test that runs longer than this many
-    /// seconds is a `hang` failure: it is stopped, and the run goes on.
-    /// [default: 10, or a tenth of --time-limit when that is shorter]
-    #[arg(long, global = true, value_name = "SECONDS", allow_negative_numbers = true)]
-    pub call_timeout: Option<f64>,
+    /// A call into the code under test that runs longer than this (`10s`,
+    /// `500ms`; a plain number is seconds) is a `hang` failure: it is
+    /// stopped, and the run goes on.
+    /// [default: 10s, or a tenth of --time-limit when that is shorter]
+    #[arg(long, global = true, value_name = "DURATION", allow_negative_numbers = true)]
+    pub call_timeout: Option<String>,
     /// After this many confirmed crashes, hangs or memory runaways of one
     /// kind in one operation, that operation is quarantined: not called for
     /// the rest of the run (Korat's search ends there), with a note.

@@ -7,7 +7,7 @@ use crate::{Format, RunArgs};
 pub struct RandomArgs {
     /// A registered subject (see `smallscope list`).
     pub subject: String,
-    /// Stop after this long: `10s`, `1.5s`, `500ms`, `2m` (default 10s when no limit is given).
+    /// Stop after this long: `10s`, `1.5s`, `500ms`, `2m`; a plain number is seconds (default 10s when no limit is given).
     #[arg(long, value_name = "DURATION")]
     pub time_limit: Option<String>,
     /// Stop after executing this many new sequences; with a seed, this repeats a run exactly.
@@ -23,9 +23,10 @@ pub struct RandomArgs {
     /// How the summary is printed: `text`, or `json` (as `summary.json`).
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
-    /// Seed values for integer arguments, separated by commas.
-    #[arg(long, value_delimiter = ',', allow_hyphen_values = true, value_name = "N,N,..")]
-    pub ints: Option<Vec<i64>>,
+    /// Seed values for integer arguments: `A..B` (B excluded), as `beapi` takes them, or values
+    /// separated by commas (`-1,7,100`), or both (`0..4,100`).
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true, value_name = "A..B")]
+    pub ints: Option<Vec<String>>,
     /// When a value counts as seen before: `heap` (same canonical form), `equality` (`==`) or `off`.
     #[arg(long, default_value = "heap")]
     pub index_pruning: String,

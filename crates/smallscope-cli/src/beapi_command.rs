@@ -58,8 +58,8 @@ fn config(args: &BeapiArgs) -> Result<BeapiConfig, BadInput> {
     if args.exact {
         config.storage = StateStorage::Exact;
     }
-    if let Some(seconds) = args.time_limit {
-        config.time_limit = Some(smallscope::positive_seconds("--time-limit", seconds)?);
+    if let Some(limit) = &args.time_limit {
+        config.time_limit = Some(smallscope::parse_duration("--time-limit", limit)?);
     }
     config.cache_dir = args.cache.dir();
     config.record_canonical = args.run.out.is_some() || args.tests.any() || args.field_graphs || args.canonical;
@@ -108,6 +108,10 @@ pub fn job(args: &BeapiArgs) -> Result<Arc<dyn Job<Fold = BeapiReport>>, BadInpu
 }
 pub fn run(args: &BeapiArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
     test_files::check(&args.tests)?;
+    let file = args.config.as_deref().and_then(|path| ConfigFile::load(path).ok());
+    if let Some(note) = file.and_then(|file| file.old_spellings_note()) {
+        eprintln!("note: {note}");
+    }
     let job = job(args)?;
     let subject = find_subject(&args.subject)?.subject();
     let options = options.timed(config(args)?.time_limit);

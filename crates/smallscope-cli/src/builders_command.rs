@@ -28,8 +28,8 @@ fn settings(args: &BuildersArgs) -> Result<IdentifySettings, BadInput> {
         beapi.ints = Some(parse_int_range(ints)?);
     }
     crate::bounds::apply(&args.bounds, &mut beapi)?;
-    if let Some(seconds) = args.time_limit {
-        beapi.time_limit = Some(smallscope::positive_seconds("--time-limit", seconds)?);
+    if let Some(limit) = &args.time_limit {
+        beapi.time_limit = Some(smallscope::parse_duration("--time-limit", limit)?);
     }
     beapi.validate()?;
     let method = match args.method {

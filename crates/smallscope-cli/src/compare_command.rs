@@ -40,7 +40,7 @@ fn settings(args: &CompareArgs) -> Result<(CompareSettings, CompareOptions), Bad
             registration.invariants.join(", ")
         )));
     }
-    let time_limit = args.time_limit.map(|s| smallscope::positive_seconds("--time-limit", s)).transpose()?;
+    let time_limit = args.time_limit.as_deref().map(|t| smallscope::parse_duration("--time-limit", t)).transpose()?;
     let mut bounds = smallscope::BeapiConfig::default();
     crate::bounds::apply(&args.bounds, &mut bounds)?;
     let options = CompareOptions {

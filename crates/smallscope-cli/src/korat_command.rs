@@ -29,7 +29,7 @@ fn scope_of(args: &KoratArgs) -> Result<u32, BadInput> {
 }
 
 fn time_limit(args: &KoratArgs) -> Result<Option<std::time::Duration>, BadInput> {
-    Ok(args.time_limit.map(|s| smallscope::positive_seconds("--time-limit", s)).transpose()?)
+    Ok(args.time_limit.as_deref().map(|t| smallscope::parse_duration("--time-limit", t)).transpose()?)
 }
 
 pub fn space_at(args: &KoratArgs, scope: u32) -> Result<Arc<Space>, BadInput> {

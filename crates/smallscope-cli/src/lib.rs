@@ -151,8 +151,8 @@ const MIN_MEMORY_LIMIT_MB: u64 = 32;
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let options = |args: &RunArgs| -> Result<run::RunOptions, BadInput> {
-        let call_timeout = match cli.call_timeout {
-            Some(seconds) => smallscope::positive_seconds("--call-timeout", seconds)?,
+        let call_timeout = match &cli.call_timeout {
+            Some(timeout) => smallscope::parse_duration("--call-timeout", timeout)?,
             None => smallscope::runner::DEFAULT_CALL_TIMEOUT,
         };
         let memory_limit = match args.memory_limit_mb {
@@ -328,6 +328,60 @@ mod defaults_agree_with_the_engine {
         assert_eq!(args.builder_scope, smallscope::BeapiConfig::default().builder_scope);
     }
 
+    /// One spelling per kind of value, in every command: durations as
+    /// `10s`, integer domains as `A..B`.
+    #[test]
+    fn every_command_spells_durations_and_integer_domains_alike() {
+        let cli = smallscope_args::command();
+        let mut seen = Vec::new();
+        for command in std::iter::once(&cli).chain(cli.get_subcommands()) {
+            for arg in command.get_arguments() {
+                let expected = match arg.get_long() {
+                    Some("time-limit" | "call-timeout") => "DURATION",
+                    Some("ints") => "A..B",
+                    _ => continue,
+                };
+                let names: Vec<&str> = arg.get_value_names().unwrap_or_default().iter().map(|n| n.as_str()).collect();
+                assert_eq!(names, [expected], "{} --{}", command.get_name(), arg.get_long().unwrap());
+                seen.push(format!("{} --{}", command.get_name(), arg.get_long().unwrap()));
+            }
+        }
+        // Every engine has a time limit, and both integer options are there.
+        for option in
+            ["beapi --time-limit", "korat --time-limit", "random --time-limit", "random --ints", "beapi --ints"]
+        {
+            assert!(seen.iter().any(|s| s == option), "{option}: {seen:?}");
+        }
+        // Each reads the spellings its help gives, in every command.
+        for text in ["10s", "1.5s", "500ms", "2m", "90"] {
+            assert!(smallscope::parse_duration("--time-limit", text).is_ok(), "{text}");
+        }
+        assert_eq!(crate::random_command::seed_ints(&["0..3".into(), "100".into()]).unwrap(), [0, 1, 2, 100]);
+    }
+
+    /// The config file's keys are the options' names; the older spellings are read, with a note.
+    #[test]
+    fn config_file_keys_are_spelled_as_the_options() {
+        let file = smallscope::beapi::ConfigFile::parse(
+            "scope = 3\nlist-length = 1\ncollection-length = 2\nmisuse-panic = [\"x\"]\nbuilder-scope = 2\n\
+             state-matching = true\nmax-length = 4\ntime-limit = \"1m\"\n",
+        )
+        .unwrap();
+        assert!(file.old_spellings.is_empty());
+        let options: Vec<String> = (smallscope_args::command().find_subcommand("beapi").unwrap().get_arguments())
+            .filter_map(|a| a.get_long().map(str::to_owned))
+            .collect();
+        for key in ["list-length", "collection-length", "misuse-panic", "builder-scope", "max-length", "time-limit"] {
+            assert!(options.iter().any(|o| o == key), "--{key}");
+        }
+        let mut config = smallscope::BeapiConfig::default();
+        file.apply(&mut config).unwrap();
+        assert_eq!((config.list_length, config.time_limit), (1, Some(std::time::Duration::from_secs(60))));
+        let old = smallscope::beapi::ConfigFile::parse("list_length = 1\ntime_limit_seconds = 30\n").unwrap();
+        let note = old.old_spellings_note().unwrap();
+        assert!(note.contains("`list_length` as `list-length`") && note.contains("`time-limit`"), "{note}");
+    }
+
     /// An option's help text: `arg` of `command` (`""` for the top level).
     fn help(command: &str, arg: &str) -> String {
         let cli = smallscope_args::command();
@@ -340,7 +394,7 @@ mod defaults_agree_with_the_engine {
     #[test]
     fn defaults_in_the_help() {
         let call_timeout = smallscope::runner::DEFAULT_CALL_TIMEOUT.as_secs();
-        assert!(help("", "call_timeout").contains(&format!("[default: {call_timeout}, ")));
+        assert!(help("", "call_timeout").contains(&format!("[default: {call_timeout}s, ")));
         let beapi = smallscope::BeapiConfig::default();
         assert!(help("beapi", "list_length").contains(&format!("(default {})", beapi.list_length)));
         let random = smallscope::random::RandomConfig::default();

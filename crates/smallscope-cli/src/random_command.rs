@@ -2,7 +2,6 @@
 
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Duration;
 
 use smallscope::emit::{random_error_tests, random_regression_tests, RandomTestOptions};
 use smallscope::random::{IndexPruning, RandomConfig, RandomReport};
@@ -15,38 +14,14 @@ use crate::summary::RandomSummary;
 use crate::writing::OutputFile;
 use crate::{find_subject, print, program, test_files, BadInput};
 
-/// `10s`, `1.5s`, `500ms`, `2m`, or plain seconds.
-pub fn parse_duration(text: &str) -> Result<Duration, BadInput> {
-    let text = text.trim();
-    let bad = || BadInput(format!("cannot read the time limit `{text}`: write it like `10s`, `500ms` or `2m`"));
-    let (number, unit) = match text.find(|c: char| c.is_ascii_alphabetic()) {
-        Some(i) => text.split_at(i),
-        None => (text, "s"),
-    };
-    let value: f64 = number.trim().parse().map_err(|_| bad())?;
-    let seconds: f64 = match unit {
-        "ms" => value / 1000.0,
-        "s" => value,
-        "m" | "min" => value * 60.0,
-        "h" => value * 3600.0,
-        _ => return Err(bad()),
-    };
-    if !seconds.is_finite() || seconds < 0.0 {
-        return Err(bad());
-    }
-    if seconds == 0.0 {
-        return Err(BadInput(format!("the time limit must be more than zero (got `{text}`)")));
-    }
-    Duration::try_from_secs_f64(seconds).map_err(|_| bad())
-}
-
 fn config(args: &RandomArgs) -> Result<RandomConfig, BadInput> {
     let mut config = RandomConfig { seed: args.seed, ..RandomConfig::default() };
-    config.time_limit = args.time_limit.as_deref().map(parse_duration).transpose()?;
+    config.time_limit =
+        args.time_limit.as_deref().map(|t| smallscope::parse_duration("--time-limit", t)).transpose()?;
     config.sequence_limit = args.sequences;
     config.stop_at = args.stop_at;
     if let Some(ints) = &args.ints {
-        config.ints = ints.clone();
+        config.ints = seed_ints(ints)?;
     }
     config.index_pruning = args.index_pruning.parse::<IndexPruning>()?;
     if let Some(p) = args.repeat_probability {
@@ -82,12 +57,25 @@ pub fn job(args: &RandomArgs) -> Result<Arc<dyn Job<Fold = RandomReport>>, BadIn
     Ok(registration.subject().random(config, args.subject.clone(), Some(replay_base(args))))
 }
 
+/// `--ints`' items: ranges `A..B` (B excluded), as `beapi` takes them, and single values.
+pub(crate) fn seed_ints(items: &[String]) -> Result<Vec<i64>, BadInput> {
+    let mut ints = Vec::new();
+    for item in items {
+        match item.contains("..") {
+            true => ints.extend(smallscope::beapi::parse_int_range(item)?),
+            false => ints.push(item.trim().parse().map_err(|_| {
+                BadInput(format!("cannot read `{item}` in --ints: write `A..B` (B excluded) or values like `-1,7`"))
+            })?),
+        }
+    }
+    Ok(ints)
+}
+
 /// The command that repeats this run without its sequence count; with
 /// `--sequences N` it repeats it exactly, where a time limit would not.
 fn replay_base(args: &RandomArgs) -> String {
     let mut command = format!("{} random {} --seed {}", program(), args.subject, args.seed);
     if let Some(ints) = &args.ints {
-        let ints: Vec<String> = ints.iter().map(i64::to_string).collect();
         command.push_str(&format!(" --ints={}", ints.join(",")));
     }
     if args.index_pruning != "heap" {

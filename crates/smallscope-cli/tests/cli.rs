@@ -259,7 +259,7 @@ fn timeouts_and_limits_must_be_finite_and_positive() {
     for small in ["0", "1", "31"] {
         refused_naming(&["beapi", "bst", "--scope", "2", "--memory-limit-mb", small], "--memory-limit-mb");
     }
-    refused_naming(&["random", "dll", "--time-limit", "1e300s"], "time limit");
+    refused_naming(&["random", "dll", "--time-limit", "1e300s"], "--time-limit");
 }
 
 #[test]

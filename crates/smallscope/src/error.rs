@@ -28,6 +28,8 @@ pub enum ConfigError {
     BadConfigFile { path: String, reason: String },
     #[error("{what} has {size} values; at most {max} (2^20) can be enumerated: give a smaller range")]
     DomainTooLarge { what: String, size: u128, max: u64 },
+    #[error("cannot read {what} `{text}`: write a duration like `10s`, `1.5s`, `500ms` or `2m`")]
+    BadDuration { what: String, text: String },
     #[error("{0}")]
     Invalid(String),
 }
@@ -40,6 +42,35 @@ pub const MAX_DOMAIN: u64 = 1 << 20;
 pub fn positive_seconds(what: &str, seconds: f64) -> Result<std::time::Duration, ConfigError> {
     match std::time::Duration::try_from_secs_f64(seconds) {
         Ok(duration) if seconds > 0.0 => Ok(duration),
-        _ => Err(ConfigError::Invalid(format!("{what} must be a positive number of seconds, not {seconds}"))),
+        _ => Err(ConfigError::Invalid(format!("{what} must be more than zero seconds (got {seconds})"))),
     }
+}
+
+/// A duration as every option and setting spells it: `10s`, `1.5s`,
+/// `500ms`, `2m`, `1h`, or a plain number of seconds; more than zero.
+/// `what` names the option in the error.
+pub fn parse_duration(what: &str, text: &str) -> Result<std::time::Duration, ConfigError> {
+    let text = text.trim();
+    let bad = || ConfigError::BadDuration { what: what.to_owned(), text: text.to_owned() };
+    let (number, unit) = match text.find(|c: char| c.is_ascii_alphabetic()) {
+        Some(i) => text.split_at(i),
+        None => (text, "s"),
+    };
+    let value: f64 = number.trim().parse().map_err(|_| bad())?;
+    let seconds = match unit {
+        "ms" => value / 1000.0,
+        "s" => value,
+        "m" | "min" => value * 60.0,
+        "h" => value * 3600.0,
+        _ => return Err(bad()),
+    };
+    if !seconds.is_finite() || seconds < 0.0 {
+        return Err(bad());
+    }
+    positive_seconds(what, seconds)
+}
+
+/// A duration written as [`parse_duration`] reads it back: `90s`, `1.5s`.
+pub fn duration_text(duration: std::time::Duration) -> String {
+    format!("{}s", duration.as_secs_f64())
 }

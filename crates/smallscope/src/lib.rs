@@ -54,7 +54,7 @@ pub mod sequence;
 
 pub use api::Subject;
 pub use beapi::{BeapiConfig, BeapiReport, Builders, Check};
-pub use error::{positive_seconds, ConfigError, MAX_DOMAIN};
+pub use error::{duration_text, parse_duration, positive_seconds, ConfigError, MAX_DOMAIN};
 pub use generate::Beapi;
 pub use heap::Heap;
 pub use runner::RunError;

@@ -245,36 +245,67 @@ pub fn parse_int_range(text: &str) -> Result<Range<i64>, ConfigError> {
 /// ints = "0..5"             # integer arguments, B excluded
 /// strings = ["a", "b"]
 /// chars = ["x"]
-/// list_length = 2           # lists for Vec<u8> / &[u8] parameters
-/// collection_length = 3     # elements per collection field (default: scope)
+/// list-length = 2           # lists for Vec<u8> / &[u8] parameters
+/// collection-length = 3     # elements per collection field (default: scope)
 /// omit = ["NodeCachingLinkedList.maximum_cache_size"]
-/// misuse_panics = ["index out of bounds"]   # regexes
+/// misuse-panic = ["index out of bounds"]   # regexes
 /// builders = ["new", "add"] # or "auto" / "all"
 /// check = "all"             # or "none" / ["remove", "get"]
-/// builder_scope = 5
-/// state_matching = true
-/// max_length = 10
+/// builder-scope = 5
+/// state-matching = true
+/// max-length = 10
 /// storage = "fingerprint"   # or "exact"
-/// time_limit_seconds = 60
+/// time-limit = "1m"         # or "90s", "1.5s"; a number is seconds
 /// ```
+///
+/// Keys are spelled as the options are (`list-length` for `--list-length`);
+/// the older `list_length`, `misuse_panics` and `time_limit_seconds` are
+/// read too, with a note ([`ConfigFile::old_spellings`]).
 #[derive(Debug, Default, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct ConfigFile {
     pub scope: Option<u32>,
     pub ints: Option<String>,
     pub strings: Option<Vec<String>>,
     pub chars: Option<Vec<char>>,
+    #[serde(alias = "list_length")]
     pub list_length: Option<u32>,
+    #[serde(alias = "collection_length")]
     pub collection_length: Option<u32>,
     pub omit: Option<Vec<String>>,
+    #[serde(rename = "misuse-panic", alias = "misuse_panics")]
     pub misuse_panics: Option<Vec<String>>,
     pub builders: Option<BuildersSetting>,
     pub check: Option<BuildersSetting>,
+    #[serde(alias = "builder_scope")]
     pub builder_scope: Option<u32>,
+    #[serde(alias = "state_matching")]
     pub state_matching: Option<bool>,
+    #[serde(alias = "max_length")]
     pub max_length: Option<u32>,
     pub storage: Option<String>,
-    pub time_limit_seconds: Option<f64>,
+    #[serde(alias = "time_limit_seconds")]
+    pub time_limit: Option<DurationSetting>,
+    /// Keys written the older way, each with its spelling now.
+    #[serde(skip)]
+    pub old_spellings: Vec<(String, String)>,
+}
+
+/// `time-limit = "90s"`, or a number of seconds.
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(untagged)]
+pub enum DurationSetting {
+    Seconds(f64),
+    Text(String),
+}
+
+impl DurationSetting {
+    pub fn duration(&self, what: &str) -> Result<Duration, ConfigError> {
+        match self {
+            DurationSetting::Seconds(seconds) => crate::error::positive_seconds(what, *seconds),
+            DurationSetting::Text(text) => crate::error::parse_duration(what, text),
+        }
+    }
 }
 
 /// `builders = "auto"`, `"all"`, `"m1,m2"` or `["m1", "m2"]` (and `check`'s
@@ -296,7 +327,27 @@ impl ConfigFile {
 
     /// Parses TOML text; the error names the problem.
     pub fn parse(text: &str) -> Result<Self, String> {
-        toml::from_str(text).map_err(|e| e.to_string().trim_end().to_owned())
+        let mut file: ConfigFile = toml::from_str(text).map_err(|e| e.to_string().trim_end().to_owned())?;
+        let table: toml::Table = toml::from_str(text).map_err(|e| e.to_string().trim_end().to_owned())?;
+        file.old_spellings = (table.keys())
+            .filter(|key| key.contains('_'))
+            .map(|key| {
+                let now = match key.as_str() {
+                    "misuse_panics" => "misuse-panic".to_owned(),
+                    "time_limit_seconds" => "time-limit".to_owned(),
+                    other => other.replace('_', "-"),
+                };
+                (key.clone(), now)
+            })
+            .collect();
+        Ok(file)
+    }
+
+    /// A note on the keys written the older way, if there are some.
+    pub fn old_spellings_note(&self) -> Option<String> {
+        let each: Vec<String> = self.old_spellings.iter().map(|(old, now)| format!("`{old}` as `{now}`")).collect();
+        (!each.is_empty())
+            .then(|| format!("the config file spells keys as the options are now: write {}", each.join(", ")))
     }
 
     /// Writes the settings the file gives over `config`.
@@ -354,8 +405,8 @@ impl ConfigFile {
             }
             None => {}
         }
-        if let Some(seconds) = self.time_limit_seconds {
-            config.time_limit = Some(crate::error::positive_seconds("time_limit_seconds", seconds)?);
+        if let Some(limit) = &self.time_limit {
+            config.time_limit = Some(limit.duration("time-limit")?);
         }
         Ok(())
     }
