@@ -22,7 +22,7 @@ use crate::summary::{BuildersSummary, RandomSummary};
 
 /// Runs this binary with `args`, single-threaded as the target is stated.
 fn child<S: serde::de::DeserializeOwned>(args: &[String]) -> anyhow::Result<S> {
-    crate::bench::child_summary(args, &[("RAYON_NUM_THREADS", "1")])
+    crate::bench_child::child_summary(args, &[("RAYON_NUM_THREADS", "1")])
 }
 
 fn identify(bench: &BuildersBench, subject: &str, method: &str, seed: u64) -> anyhow::Result<BuildersSummary> {
@@ -119,7 +119,7 @@ fn identification_table(bench: &BuildersBench) -> anyhow::Result<Vec<(String, Ve
                 continue;
             }
             let extra = vec!["--builders".to_owned(), rest.join(",")];
-            let measured = crate::bench::measure(subject, bench.scope, &extra, 600.0, bench.memory_limit_mb)?;
+            let measured = crate::bench_child::measure(subject, bench.scope, &extra, 600.0, bench.memory_limit_mb)?;
             if measured.structures as usize >= ga.structures_api {
                 notes.push(format!("{left_out} is superfluous"));
             }
@@ -156,7 +156,7 @@ fn largest_scope_table(bench: &BuildersBench, sets: &[(String, Vec<String>)]) ->
             let extra = vec!["--builders".to_owned(), names];
             let mut reached = None;
             for scope in 1.. {
-                let measured = crate::bench::measure(subject, scope, &extra, bench.limit, bench.memory_limit_mb)?;
+                let measured = crate::bench_child::measure(subject, scope, &extra, bench.limit, bench.memory_limit_mb)?;
                 if !measured.finished {
                     break;
                 }

@@ -40,6 +40,7 @@ mod alloc;
 mod beapi_command;
 #[cfg(feature = "builtin-subjects")]
 mod bench;
+mod bench_child;
 mod bounds;
 #[cfg(feature = "builtin-subjects")]
 mod builders_bench;

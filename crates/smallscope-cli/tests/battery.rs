@@ -52,7 +52,7 @@ fn an_inherited_worker_variable_is_named() {
 #[test]
 fn a_resume_is_the_same_run_whatever_the_order_of_its_options() {
     let dir = tempfile::tempdir().unwrap();
-    let args = ["beapi", "bst", "--scope", "11", "--builders", "new,add", "--check", "none", "--out", "out"];
+    let args = ["beapi", "bst", "--scope", "10", "--builders", "new,add", "--check", "none", "--out", "out"];
     let mut child = spawn(&args, dir.path());
     let checkpoint = dir.path().join("out/.smallscope/checkpoint.json");
     let started = Instant::now();
@@ -66,15 +66,15 @@ fn a_resume_is_the_same_run_whatever_the_order_of_its_options() {
     }
     Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
     assert_eq!(child.wait().unwrap().code(), Some(130));
-    let reordered = ["beapi", "--out", "./out/", "--check", "none", "bst", "--builders", "new,add", "--scope", "11"];
+    let reordered = ["beapi", "--out", "./out/", "--check", "none", "bst", "--builders", "new,add", "--scope", "10"];
     let output = smallscope(&[&reordered[..], &["--resume"]].concat(), dir.path());
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert!(stderr(&output).contains("resuming"), "{}", stderr(&output));
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("out/summary.json")).unwrap()).unwrap();
-    // Every search tree of at most 11 keys from 0..11, the empty one too:
-    // the sum over k of C(11, k) * Catalan(k).
-    let trees: u64 = (0..=11).map(|k| binomial(11, k) * catalan(k)).sum();
+    // Every search tree of at most 10 keys from 0..10, the empty one too:
+    // the sum over k of C(10, k) * Catalan(k).
+    let trees: u64 = (0..=10).map(|k| binomial(10, k) * catalan(k)).sum();
     assert_eq!(summary["structures"], trees, "{summary:#}");
     assert_eq!(summary["stop"], "complete");
 }
@@ -172,7 +172,7 @@ fn started_with_worker(args: &[&str], dir: &std::path::Path) -> (std::process::C
 #[test]
 fn a_worker_killed_from_outside_is_not_a_finding() {
     let dir = tempfile::tempdir().unwrap();
-    let args = ["korat", "binary-tree", "--scope", "13", "--out", "out"];
+    let args = ["korat", "binary-tree", "--scope", "12", "--out", "out"];
     let (child, worker) = started_with_worker(&args, dir.path());
     Command::new("kill").args(["-KILL", &worker.to_string()]).status().unwrap();
     let output = child.wait_with_output().unwrap();
@@ -186,7 +186,7 @@ fn a_worker_killed_from_outside_is_not_a_finding() {
     assert_eq!(resumed.status.code(), Some(0), "{}", stderr(&resumed));
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("out/summary.json")).unwrap()).unwrap();
-    assert_eq!(summary["structures"], catalan(13), "{summary:#}");
+    assert_eq!(summary["structures"], catalan(12), "{summary:#}");
 }
 
 /// A worker stopped (SIGSTOP) for longer than the call timeout is not a
@@ -194,7 +194,7 @@ fn a_worker_killed_from_outside_is_not_a_finding() {
 #[test]
 fn a_stopped_worker_is_not_a_hang() {
     let dir = tempfile::tempdir().unwrap();
-    let args = ["--call-timeout", "1", "korat", "binary-tree", "--scope", "13", "--out", "out"];
+    let args = ["--call-timeout", "1", "korat", "binary-tree", "--scope", "12", "--out", "out"];
     let (child, worker) = started_with_worker(&args, dir.path());
     Command::new("kill").args(["-STOP", &worker.to_string()]).status().unwrap();
     std::thread::sleep(Duration::from_secs(3));
@@ -204,7 +204,7 @@ fn a_stopped_worker_is_not_a_hang() {
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("out/summary.json")).unwrap()).unwrap();
     assert_eq!((summary["failures"].as_u64(), summary["restarts"].as_u64()), (Some(0), Some(0)), "{summary:#}");
-    assert_eq!(summary["structures"], catalan(13), "{summary:#}");
+    assert_eq!(summary["structures"], catalan(12), "{summary:#}");
 }
 
 /// `--emit-tests` onto a FIFO or a device is refused before the run; onto a

@@ -15,7 +15,7 @@
 //! - **Random** (`random hostile-abort`): `abort` in `push`.
 //! - **Library mode** and `--no-isolation`: the abort ends the process.
 
-use crate::hostile::Hostility;
+use crate::hostility::Hostility;
 
 /// Aborts the process on the trigger call.
 #[derive(Clone, Debug, Default)]

@@ -23,7 +23,7 @@
 //! - **Library mode** and `--no-isolation`: the runaway allocation ends the
 //!   process.
 
-use crate::hostile::Hostility;
+use crate::hostility::Hostility;
 use crate::misbehave;
 
 /// Allocates without bound on the trigger call.

@@ -21,7 +21,7 @@
 //!   ("the code under test ended the process (exit) during call") and
 //!   makes the status 2, whatever status the code gave.
 
-use crate::hostile::Hostility;
+use crate::hostility::Hostility;
 
 /// The exit status of the trigger call.
 pub const EXIT_STATUS: i32 = 3;

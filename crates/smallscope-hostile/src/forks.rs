@@ -11,7 +11,7 @@
 //!   confirmed like any other. The run goes on to its end; no child is
 //!   left behind.
 
-use crate::hostile::Hostility;
+use crate::hostility::Hostility;
 
 /// Children the trigger call forks.
 pub const CHILDREN: usize = 200;

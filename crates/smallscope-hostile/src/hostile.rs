@@ -14,29 +14,12 @@ use std::marker::PhantomData;
 
 use smallscope::Heap;
 
+use crate::hostility::{CloneHostility, Hostility};
 use crate::list::{Empty, Stack};
 use crate::{
     abort, alloc_bomb, exit, forks, leak, loop_clone, loop_rep_ok, looping, outside_calls, panic_clone, panic_rep_ok,
     recursion, signal_parent,
 };
-
-/// What a [`HostileStack`] does wrong. Every hook does nothing unless the
-/// marker overrides it.
-pub trait Hostility: Clone + Debug + Default + 'static {
-    /// Runs first in every `push(x)` on `stack`; by default it runs
-    /// [`on_trigger_push`](Self::on_trigger_push) on the trigger call.
-    fn before_push(stack: &Stack, x: u8) {
-        if stack.is_trigger_push(x) {
-            Self::on_trigger_push();
-        }
-    }
-
-    /// Runs first in the trigger call `push(0)` on `[2, 1]`.
-    fn on_trigger_push() {}
-
-    /// Runs first in `rep_ok` on `[0, 2, 1]`.
-    fn on_trigger_rep_ok() {}
-}
 
 /// A stack whose `push` or `rep_ok` misbehaves as `H` says.
 #[derive(Heap, Clone, Debug, Default)]
@@ -87,12 +70,6 @@ impl<H: Hostility> HostileStack<H> {
         }
         self.stack.rep_ok()
     }
-}
-
-/// What cloning `[2, 1]` does in a [`HostileClone`].
-pub trait CloneHostility: Debug + Default + 'static {
-    /// Runs first in `clone()` of `[2, 1]`.
-    fn on_trigger_clone();
 }
 
 /// A stack whose `Clone` misbehaves on `[2, 1]` as `C` says.

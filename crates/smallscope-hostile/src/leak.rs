@@ -29,7 +29,7 @@
 //!   after a memory stop are not simplified, and no regression tests are
 //!   made.
 
-use crate::hostile::Hostility;
+use crate::hostility::Hostility;
 use crate::list::Stack;
 use crate::misbehave;
 

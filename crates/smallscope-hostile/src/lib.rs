@@ -131,6 +131,7 @@ pub mod exit;
 pub mod forks;
 pub mod grow;
 pub mod hostile;
+mod hostility;
 pub mod huge_debug;
 pub mod korat;
 pub mod leak;
@@ -148,7 +149,8 @@ pub mod repeats;
 pub mod signal_parent;
 pub mod takes_abort;
 
-pub use hostile::{CloneHostility, HostileClone, HostileStack, Hostility};
+pub use hostile::{HostileClone, HostileStack};
+pub use hostility::{CloneHostility, Hostility};
 pub use list::{Empty, Stack, TRIGGER_AFTER_PUSH, TRIGGER_ARG, TRIGGER_VALUE};
 
 /// The names the API subjects are registered under.

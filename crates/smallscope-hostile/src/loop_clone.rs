@@ -23,7 +23,7 @@
 //! - **Library mode** and `--no-isolation`: survived too, by the call
 //!   timeout (10 s by default), which leaves the stuck thread behind.
 
-use crate::hostile::CloneHostility;
+use crate::hostility::CloneHostility;
 use crate::misbehave;
 
 /// Loops forever in `clone()` of `[2, 1]`.

@@ -19,7 +19,7 @@
 //! - **Library mode** and `--no-isolation`: survived too, by the call
 //!   timeout (10 s by default), which leaves the stuck thread behind.
 
-use crate::hostile::Hostility;
+use crate::hostility::Hostility;
 use crate::misbehave;
 
 /// Loops forever in `rep_ok` on `[0, 2, 1]`.

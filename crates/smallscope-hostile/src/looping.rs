@@ -20,7 +20,7 @@
 //!   (10 s by default) reports the `hang`, leaves the stuck thread behind
 //!   (spinning on its core) and goes on in a new one.
 
-use crate::hostile::Hostility;
+use crate::hostility::Hostility;
 use crate::misbehave;
 
 /// Loops forever on the trigger call.

@@ -13,7 +13,7 @@
 
 use std::time::Duration;
 
-use crate::hostile::Hostility;
+use crate::hostility::Hostility;
 
 /// Starts a thread that exits the process with status 0.
 #[derive(Clone, Debug, Default)]

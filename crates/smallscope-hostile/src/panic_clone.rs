@@ -17,7 +17,7 @@
 //!   4 (the pushes on the 5 stacks of length 2 made before `[2, 1]`): 28.
 //! - **Library mode** and `--no-isolation`: the panic is caught there too.
 
-use crate::hostile::CloneHostility;
+use crate::hostility::CloneHostility;
 
 /// The panic message.
 pub const MESSAGE: &str = "hostile-panic-clone: refusing to clone [2, 1]";

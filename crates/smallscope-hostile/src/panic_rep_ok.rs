@@ -19,7 +19,7 @@
 //! - **Before the trigger**: 13 structures at levels 1 to 3, and 15 of level
 //!   4 (the pushes on the 5 stacks of length 2 made before `[2, 1]`): 28.
 
-use crate::hostile::Hostility;
+use crate::hostility::Hostility;
 
 /// The panic message.
 pub const MESSAGE: &str = "hostile-panic-rep-ok: refusing to check [0, 2, 1]";

@@ -21,7 +21,7 @@
 //! - **Random** (`random hostile-recursion`): `stack-overflow` in `push`.
 //! - **Library mode** and `--no-isolation`: the overflow ends the process.
 
-use crate::hostile::Hostility;
+use crate::hostility::Hostility;
 use crate::misbehave;
 
 /// Recurses without bound on the trigger call.

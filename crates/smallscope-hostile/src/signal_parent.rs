@@ -8,7 +8,7 @@
 //! - **Before**: the supervisor took it for the user's SIGTERM, stopped
 //!   the run early and exited 143.
 
-use crate::hostile::Hostility;
+use crate::hostility::Hostility;
 
 /// Sends SIGTERM to the parent process on the trigger call.
 #[derive(Clone, Debug, Default)]

@@ -59,12 +59,7 @@ impl Variant for FixupBug {
     const FIXUP_BUG: bool = true;
 }
 
-#[derive(Heap, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Color {
-    Red,
-    Black,
-}
-
+pub use crate::red_black::Color;
 use Color::Black;
 
 #[derive(Heap, Clone, Debug, Default)]

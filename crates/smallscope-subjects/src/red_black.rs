@@ -22,8 +22,18 @@
 
 use std::cmp::Ordering;
 
+use smallscope::Heap;
+
 use crate::arena;
-use crate::rbt::Color::{self, Black, Red};
+
+/// A node's colour, shared by the trees built on this arena.
+#[derive(Heap, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Color {
+    Red,
+    Black,
+}
+
+use Color::{Black, Red};
 
 /// A link to a slot of the arena; `None` is Java's `null`.
 pub(crate) type Link = Option<usize>;
@@ -83,11 +93,11 @@ macro_rules! entry_fields {
             self.key
         }
 
-        fn color(&self) -> $crate::rbt::Color {
+        fn color(&self) -> $crate::red_black::Color {
             self.color
         }
 
-        fn set_color(&mut self, color: $crate::rbt::Color) {
+        fn set_color(&mut self, color: $crate::red_black::Color) {
             self.color = color;
         }
 

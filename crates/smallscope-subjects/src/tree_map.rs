@@ -62,7 +62,7 @@
 
 use smallscope::Heap;
 
-pub use crate::rbt::Color;
+pub use crate::red_black::Color;
 use crate::red_black::{Entry, Link, RedBlackArena};
 use Color::Black;
 

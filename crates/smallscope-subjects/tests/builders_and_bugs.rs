@@ -54,11 +54,13 @@ fn assert_sufficient_and_minimal<T: Subject + smallscope::api::StdTraits>(builde
     }
 }
 
-/// Both methods' builders at `scope`, each checked sufficient and minimal there.
+/// Both methods' builders at `scope`, each checked sufficient and minimal
+/// there (once, when both methods find the same set).
 fn sufficient_and_minimal_by_both<T: Subject + smallscope::api::StdTraits>(seeds: u64, scope: u32) -> [Vec<String>; 2] {
     let sets = both_methods::<T>(seeds, scope);
-    for set in &sets {
-        assert_sufficient_and_minimal::<T>(set, scope);
+    assert_sufficient_and_minimal::<T>(&sets[0], scope);
+    if sets[1] != sets[0] {
+        assert_sufficient_and_minimal::<T>(&sets[1], scope);
     }
     sets
 }

@@ -351,16 +351,11 @@ impl Program {
                 if kept.contains(&(index as u32)) {
                     return format!("let h{index} = {expr};");
                 }
-                match call.binds {
-                    Some(v) => {
-                        let mut_kw = if mutated.contains(&v) { "mut " } else { "" };
-                        format!("let {mut_kw}s{v} = {expr};")
+                match observed.get(index).and_then(Option::as_deref) {
+                    Some(value) if call.binds.is_none() && op.returns != crate::api::ReturnKind::Unit => {
+                        assertion(&expr, value, op.returns_literal)
                     }
-                    None if op.returns == crate::api::ReturnKind::Unit => format!("{expr};"),
-                    None => match observed.get(index).and_then(Option::as_deref) {
-                        Some(value) => assertion(&expr, value, op.returns_literal),
-                        None => format!("let _ = {expr};"),
-                    },
+                    _ => statement(call, op, &expr, call.binds.is_some_and(|v| mutated.contains(&v))),
                 }
             })
             .collect()
@@ -481,6 +476,16 @@ const PRELUDE_METHODS: &[&str] = &[
     "as_ref",
     "as_mut",
 ];
+
+/// The statement that runs call `call` as `expr`: binding the structure it
+/// makes (`mutable` when a later call changes it), or dropping what it returns.
+pub fn statement(call: &Call, op: &OperationInfo, expr: &str, mutable: bool) -> String {
+    match call.binds {
+        Some(v) => format!("let {}s{v} = {expr};", if mutable { "mut " } else { "" }),
+        None if op.returns == crate::api::ReturnKind::Unit => format!("{expr};"),
+        None => format!("let _ = {expr};"),
+    }
+}
 
 /// A handle argument in Rust code: it may be taken again, so a call that
 /// takes it by value gets a clone.

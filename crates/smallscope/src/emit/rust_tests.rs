@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use crate::api::OperationInfo;
 use crate::beapi::BeapiReport;
 use crate::events::FailureKind;
-use crate::sequence::{Call, Operand, Output, Program, Step, StepArg};
+use crate::sequence::{statement, Call, Operand, Output, Program, Step, StepArg};
 
 /// Above this many structure tests a file holds a table instead.
 pub const TABLE_ABOVE: usize = 500;
@@ -363,11 +363,9 @@ fn make_arm(step: &Step, ops: &[OperationInfo], ty: &str, handles: bool) -> (Vec
     let expr = program.call_rust(0, ops, ty, &taken);
     let op = &ops[usize::from(step.op)];
     let returns_handle = op.returns_handle.is_some() && matches!(step.output, Output::Param(_));
-    block.push(match binds {
-        Some(v) => format!("let s{v} = {expr};"),
-        None if returns_handle => format!("let handle: Handle = std::rc::Rc::new({expr});"),
-        None if op.returns == crate::api::ReturnKind::Unit => format!("{expr};"),
-        None => format!("let _ = {expr};"),
+    block.push(match returns_handle {
+        true => format!("let handle: Handle = std::rc::Rc::new({expr});"),
+        false => statement(&program.calls[0], op, &expr, false),
     });
     let handle = if returns_handle { "Some(handle)" } else { "None" };
     block.push(format!("(s{result}, {handle})"));

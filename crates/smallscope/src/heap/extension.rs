@@ -38,7 +38,7 @@ use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use super::linearize::{prim_text, Sink};
+use super::walk::{prim_text, Sink};
 use super::{Class, Prim};
 
 /// One structure as a graph of objects: `objects[0]` is the root, the

@@ -13,6 +13,7 @@
 use rustc_hash::FxHashMap;
 
 use super::extension::{GraphBuilder, ObjectGraph};
+use super::walk::{prim_text, Sink};
 use super::{Arena, Class, Heap, ObjRef, ObjectId, Prim, Visitor};
 
 /// A canonical form: the token sequence of a linearized heap.
@@ -197,25 +198,6 @@ pub fn canonical_fingerprint(text: &str) -> String {
 pub fn canonical_text_omitting<T: Heap>(root: &T, omit: &[&str]) -> Result<String, crate::ConfigError> {
     let omitted = super::Schema::of::<T>().resolve_fields(omit)?;
     Ok(Linearizer::new(None).omit(omitted).text(root).expect("no limit was set"))
-}
-
-/// Writes the events of a canonical walk somewhere.
-pub(super) trait Sink {
-    fn begin_object(&mut self, id: u32, class: &'static Class);
-    fn end_object(&mut self);
-    fn begin_inline(&mut self, class: &'static Class);
-    fn end_inline(&mut self);
-    fn field(&mut self, class: &'static Class, index: usize);
-    fn back_ref(&mut self, id: u32);
-    fn null(&mut self);
-    fn some(&mut self);
-    fn dangling(&mut self, index: usize);
-    fn prim(&mut self, value: Prim<'_>);
-    fn variant(&mut self, class: Option<&'static Class>, index: u32);
-    fn seq_begin(&mut self, len: usize);
-    fn seq_end(&mut self);
-    fn tuple_begin(&mut self);
-    fn tuple_end(&mut self);
 }
 
 struct TokenSink<'a>(&'a mut Vec<Token>);
@@ -417,18 +399,6 @@ impl Sink for &mut CanonicalText {
     }
     fn tuple_end(&mut self) {
         self.close();
-    }
-}
-
-/// A primitive as the canonical text writes it.
-pub(super) fn prim_text(value: Prim<'_>) -> String {
-    match value {
-        Prim::Int(v) => v.to_string(),
-        Prim::Uint(v) => v.to_string(),
-        Prim::Bool(v) => v.to_string(),
-        Prim::Char(v) => format!("{v:?}"),
-        Prim::Str(v) => format!("{v:?}"),
-        Prim::Float(bits) => format!("{:?}", f64::from_bits(bits)),
     }
 }
 

@@ -143,6 +143,7 @@ mod extension;
 mod linearize;
 mod schema;
 mod value;
+mod walk;
 
 pub use contents::{shallow_clone_note, shared_objects, shares_objects, CloneAudit};
 pub use extension::{FieldExtensions, GraphObject, GraphValue, GroupKind, ObjectGraph, PairNumbers, VARIANT_FIELD};

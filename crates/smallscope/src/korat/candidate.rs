@@ -9,7 +9,7 @@ use std::cell::Cell;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use super::scratch::ScratchPool;
+use super::scratch_pool::ScratchPool;
 use super::space::{ClassId, FieldKind, SlotCode, Space, SpaceBuilder};
 use crate::error::MAX_DOMAIN;
 use crate::runner::flight::ReadLog;

@@ -111,6 +111,7 @@ mod candidate;
 mod job;
 mod registry;
 mod scratch;
+mod scratch_pool;
 mod search;
 mod space;
 
