@@ -403,16 +403,16 @@ const NOT_YET_BROKEN: &[(&str, &[&str])] = &[
             "builders::hill_climbing",
             "builders::job",
             "builders::observers",
-            "compare",
             "emit",
             "emit::rust_tests",
             "events",
-            "generate",
-            "korat",
+            "events::failure",
+            "events::stream",
             "korat::candidate",
             "korat::job",
-            "korat::registry",
             "korat::search",
+            "korat::search::advance",
+            "korat::search::parted",
             "random",
             "random::contract",
             "random::execute",
@@ -432,6 +432,8 @@ const NOT_YET_BROKEN: &[(&str, &[&str])] = &[
             "sequence",
         ],
     ),
+    // A comparison registers its Korat model, and Korat finds comparisons.
+    ("smallscope", &["compare", "compare::registry", "korat::registry"]),
 ];
 
 #[test]
