@@ -35,6 +35,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use clap::{Parser, Subcommand};
+use smallscope_args::Exit;
 
 use crate::harness::Outcome;
 use crate::project::{CargoOptions, Project};
@@ -95,7 +96,7 @@ pub fn main() -> ExitCode {
         Ok(code) => code,
         Err(error) => {
             let _ = writeln!(std::io::stderr(), "error: {error:#}");
-            ExitCode::from(2)
+            ExitCode::from(Exit::BadInput)
         }
     }
 }
@@ -199,7 +200,7 @@ fn run_engine(mut cargo: CargoOptions, words: Vec<String>) -> anyhow::Result<Exi
         Ok(matches) => matches,
         Err(error) => {
             error.print()?;
-            return Ok(ExitCode::from(if error.use_stderr() { 2 } else { 0 }));
+            return Ok(ExitCode::from(if error.use_stderr() { Exit::BadInput } else { Exit::Clean }));
         }
     };
     let subject: String = matches
@@ -339,8 +340,8 @@ fn exit_code(status: std::process::ExitStatus) -> ExitCode {
     use std::os::unix::process::ExitStatusExt as _;
     match (status.code(), status.signal()) {
         (Some(code), _) => ExitCode::from(code as u8),
-        (None, Some(signal)) => ExitCode::from(128 + signal as u8),
-        (None, None) => ExitCode::from(2),
+        (None, Some(signal)) => ExitCode::from(Exit::Signal(signal)),
+        (None, None) => ExitCode::from(Exit::Fault),
     }
 }
 

@@ -65,14 +65,6 @@ pub struct BeapiArgs {
     pub max_tests: Option<usize>,
     #[command(flatten)]
     pub cache: CacheArgs,
-    /// Send each structure's object graph and canonical text in its event
-    /// (what `suite` runs each scope with).
-    #[arg(long, hide = true)]
-    pub field_graphs: bool,
-    /// Send each structure's canonical text in its event (what `suite`
-    /// matches a Korat suite's structures with).
-    #[arg(long, hide = true)]
-    pub canonical: bool,
     #[command(flatten)]
     pub run: RunArgs,
 }

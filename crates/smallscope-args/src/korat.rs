@@ -24,18 +24,10 @@ pub struct KoratArgs {
     /// How the summary is printed: `text`, or `json` (as `summary.json`).
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
-    /// Send every valid candidate as a structure event, as --out does
-    /// (what `suite` runs each size with).
-    #[arg(long, hide = true)]
-    pub record: bool,
-    /// Search sizes 1, 2, …, scope in turn, as one stream (what `suite` runs).
-    #[arg(long, hide = true)]
+    /// Search sizes 1, 2, …, scope in turn, as one run: structures in
+    /// ascending size, a level line per size (what `suite` runs).
+    #[arg(long)]
     pub ascending: bool,
-    /// With --record, give each structure the canonical text of the API
-    /// value it converts to (a `compare` pairing's model; what `suite`
-    /// finds tests for).
-    #[arg(long, hide = true)]
-    pub canonical: bool,
     #[command(flatten)]
     pub pictures: PictureArgs,
     #[command(flatten)]

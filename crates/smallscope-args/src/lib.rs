@@ -16,10 +16,13 @@ pub mod bench;
 pub mod bounds;
 pub mod builders;
 pub mod compare;
+mod exit;
 pub mod korat;
 pub mod random;
 pub mod suite;
 pub mod test_files;
+
+pub use exit::Exit;
 
 use clap::{Parser, Subcommand};
 
@@ -115,11 +118,14 @@ impl PictureArgs {
     }
 }
 
+/// Where identified builders are cached unless a command is told otherwise.
+pub const DEFAULT_CACHE_DIR: &str = ".smallscope/cache";
+
 /// Where identified builders are cached, for the commands that identify them.
 #[derive(clap::Args, Debug, Clone)]
 pub struct CacheArgs {
     /// Where identified builders are cached (`--builders auto` reads them there).
-    #[arg(long, value_name = "DIR", default_value = ".smallscope/cache")]
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_CACHE_DIR)]
     pub cache_dir: std::path::PathBuf,
     /// Identify builders afresh, neither reading nor writing the cache.
     #[arg(long)]

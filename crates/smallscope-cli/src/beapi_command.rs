@@ -1,14 +1,11 @@
 //! `smallscope beapi`: run BEAPI on a registered subject and report.
 
-use std::process::ExitCode;
-use std::sync::Arc;
-
-use smallscope::beapi::{parse_int_range, BeapiConfig, BeapiReport, ConfigFile, StateStorage};
+use smallscope::beapi::{parse_int_range, BeapiConfig, ConfigFile, StateStorage};
 use smallscope::emit::{rust_failing_tests, rust_tests, write_jsonl, RustTestOptions, Witnesses};
 use smallscope::events::Stop;
-use smallscope::runner::Job;
+use smallscope::order::BeapiOrder;
 use smallscope_args::beapi::BeapiArgs;
-use smallscope_args::Format;
+use smallscope_args::{Exit, Format};
 
 use crate::run::RunOptions;
 use crate::summary::{BeapiSummary, OperationUse, Role};
@@ -62,8 +59,7 @@ fn config(args: &BeapiArgs) -> Result<BeapiConfig, BadInput> {
         config.time_limit = Some(smallscope::parse_duration("--time-limit", limit)?);
     }
     config.cache_dir = args.cache.dir();
-    config.record_canonical = args.run.out.is_some() || args.tests.any() || args.field_graphs || args.canonical;
-    config.graphs = args.field_graphs;
+    config.record_canonical = args.run.out.is_some() || args.tests.any();
     config.pictures = args.pictures.drawn(&args.run);
     config.validate()?;
     Ok(config)
@@ -99,29 +95,27 @@ fn command(args: &BeapiArgs, config: &BeapiConfig) -> String {
     command
 }
 
-/// The run as a job: what the supervisor runs, and its workers.
-pub fn job(args: &BeapiArgs) -> Result<Arc<dyn Job<Fold = BeapiReport>>, BadInput> {
-    let registration = find_subject(&args.subject)?;
+/// The run as data: what the supervisor runs, and its workers.
+pub fn order(args: &BeapiArgs) -> Result<BeapiOrder, BadInput> {
+    find_subject(&args.subject)?;
     let config = config(args)?;
-    let command = command(args, &config);
-    Ok(registration.subject().beapi(config, args.subject.clone(), Some(command)))
+    let command = Some(command(args, &config));
+    Ok(BeapiOrder { subject: args.subject.clone(), config, command })
 }
-pub fn run(args: &BeapiArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
+
+pub fn run(args: &BeapiArgs, options: &RunOptions) -> anyhow::Result<Exit> {
     test_files::check(&args.tests)?;
     let file = args.config.as_deref().and_then(|path| ConfigFile::load(path).ok());
     if let Some(note) = file.and_then(|file| file.old_spellings_note()) {
         eprintln!("note: {note}");
     }
-    let job = job(args)?;
+    let order = order(args)?;
     let subject = find_subject(&args.subject)?.subject();
-    let options = options.timed(config(args)?.time_limit);
-    let mut finished = crate::run::run(job, &options)?;
+    let options = options.timed(order.config.time_limit);
+    let mut finished = crate::run::run(&order, &options)?;
     let report = &std::mem::take(&mut finished.fold);
     let stop = finished.stop(report.stop);
-    let replay = match report.command.clone() {
-        Some(command) => command,
-        None => command(args, &config(args)?),
-    };
+    let replay = report.command.clone().or(order.command).unwrap_or_default();
     let facts = finished.facts(report.run.clone(), stop, replay.clone());
     let summary = BeapiSummary {
         subject: args.subject.clone(),
@@ -174,7 +168,7 @@ pub fn run(args: &BeapiArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
         Format::Json => print(serde_json::to_string(&summary)?)?,
         Format::Text => print_text(&summary)?,
     }
-    Ok(finished.exit_code(!report.failures.is_empty()))
+    Ok(finished.exit(!report.failures.is_empty()))
 }
 
 fn print_text(summary: &BeapiSummary) -> anyhow::Result<()> {

@@ -2,14 +2,11 @@
 //! the genetic algorithm), detect its observers, cache the result for
 //! `--builders auto`, and compare what the builders reach with the whole API.
 
-use std::process::ExitCode;
-use std::sync::Arc;
-
 use smallscope::beapi::{parse_int_range, BeapiConfig, BuilderMethod, Builders};
-use smallscope::builders::{Identification, IdentificationReport, IdentifySettings, Role};
-use smallscope::runner::Job;
+use smallscope::builders::{Identification, IdentifySettings, Role};
+use smallscope::order::BuildersOrder;
 use smallscope_args::builders::{BuildersArgs, MethodArg};
-use smallscope_args::Format;
+use smallscope_args::{Exit, Format};
 
 use crate::run::RunOptions;
 use crate::summary::BuildersSummary;
@@ -61,17 +58,17 @@ fn command(args: &BuildersArgs) -> String {
     command
 }
 
-/// The run as a job: what the supervisor runs, and its workers.
-pub fn job(args: &BuildersArgs) -> Result<Arc<dyn Job<Fold = IdentificationReport>>, BadInput> {
-    let registration = find_subject(&args.subject)?;
-    Ok(registration.subject().builders(settings(args)?, args.subject.clone(), Some(command(args))))
+/// The run as data: what the supervisor runs, and its workers.
+pub fn order(args: &BuildersArgs) -> Result<BuildersOrder, BadInput> {
+    find_subject(&args.subject)?;
+    Ok(BuildersOrder { subject: args.subject.clone(), settings: settings(args)?, command: Some(command(args)) })
 }
 
-pub fn run(args: &BuildersArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
-    let job = job(args)?;
+pub fn run(args: &BuildersArgs, options: &RunOptions) -> anyhow::Result<Exit> {
+    let order = order(args)?;
     let subject = find_subject(&args.subject)?.subject();
-    let options = options.timed(settings(args)?.beapi.time_limit);
-    let mut finished = crate::run::run(job, &options)?;
+    let options = options.timed(order.settings.beapi.time_limit);
+    let mut finished = crate::run::run(&order, &options)?;
     let report = std::mem::take(&mut finished.fold);
     let stop = finished.stop(report.stop);
     let facts = finished.facts(report.run.clone(), stop, command(args));
@@ -80,7 +77,7 @@ pub fn run(args: &BuildersArgs, options: &RunOptions) -> anyhow::Result<ExitCode
         let mut text = format!("smallscope builders {}: stopped ({}) before a result", args.subject, stop.describe());
         crate::run::finish_text(&mut text, &facts, None);
         print(text)?;
-        return Ok(finished.exit_code(false));
+        return Ok(finished.exit(false));
     };
     let seed = (args.method == MethodArg::Ga).then_some(args.seed);
     let summary = BuildersSummary::new(&args.subject, subject.type_name(), identification, seed, facts);
@@ -89,7 +86,7 @@ pub fn run(args: &BuildersArgs, options: &RunOptions) -> anyhow::Result<ExitCode
         Format::Json => print(serde_json::to_string(&summary)?)?,
         Format::Text => print(text(&summary))?,
     }
-    Ok(finished.exit_code(false))
+    Ok(finished.exit(false))
 }
 
 fn text(summary: &BuildersSummary) -> String {

@@ -1,16 +1,12 @@
 //! `smallscope compare`: the structures the API builds (BEAPI, SA) against
 //! those an invariant admits (Korat, SR), at the same scope.
 
-use std::process::ExitCode;
-use std::sync::Arc;
-
 use smallscope::compare::{
-    find_comparison, registered_comparisons, CompareJob, CompareOptions, CompareSettings, Comparison, ComparisonReport,
-    Verdict, Witness,
+    find_comparison, registered_comparisons, CompareOptions, CompareSettings, Comparison, Verdict, Witness,
 };
-use smallscope::runner::Job;
+use smallscope::order::CompareOrder;
 use smallscope_args::compare::CompareArgs;
-use smallscope_args::Format;
+use smallscope_args::{Exit, Format};
 
 use crate::run::RunOptions;
 use crate::summary::{CompareSummary, Sides, WitnessSummary};
@@ -78,18 +74,23 @@ fn command(args: &CompareArgs, settings: &CompareSettings) -> String {
     command
 }
 
-/// The run as a job: what the supervisor runs, and its workers.
-pub fn job(args: &CompareArgs) -> Result<Arc<dyn Job<Fold = ComparisonReport>>, BadInput> {
+/// The run as data: what the supervisor runs, and its workers.
+pub fn order(args: &CompareArgs) -> Result<CompareOrder, BadInput> {
     let (settings, options) = settings(args)?;
-    let registration = find_comparison(&args.subject).expect("checked by `settings`");
-    let command = command(args, &settings);
-    Ok(Arc::new(CompareJob::new(registration, settings, options, Some(command))))
+    let command = Some(command(args, &settings));
+    Ok(CompareOrder {
+        subject: args.subject.clone(),
+        scope: settings.scope,
+        invariant: settings.invariant,
+        options,
+        command,
+    })
 }
 
-pub fn run(args: &CompareArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
-    let job = job(args)?;
-    let (settings, _) = settings(args)?;
-    let mut finished = crate::run::run(job, options)?;
+pub fn run(args: &CompareArgs, options: &RunOptions) -> anyhow::Result<Exit> {
+    let order = order(args)?;
+    let settings = order.settings();
+    let mut finished = crate::run::run(&order, options)?;
     let report = std::mem::take(&mut finished.fold);
     let comparison = &report.comparison;
     let stop = finished.stop(report.stop);
@@ -126,7 +127,7 @@ pub fn run(args: &CompareArgs, options: &RunOptions) -> anyhow::Result<ExitCode>
         Format::Json => print(serde_json::to_string(&summary)?)?,
         Format::Text => print(text(&summary, comparison))?,
     }
-    Ok(finished.exit_code(comparison.verdict != Verdict::Equal))
+    Ok(finished.exit(comparison.verdict != Verdict::Equal))
 }
 
 /// The witnesses shown on one side.

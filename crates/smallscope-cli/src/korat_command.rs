@@ -1,12 +1,11 @@
 //! `smallscope korat`: run Korat on a registered model and report.
 
-use std::process::ExitCode;
 use std::sync::Arc;
 
-use smallscope::korat::{find_korat_subject, registered_korat_subjects, KoratJob, KoratReport, KoratSettings, Space};
-use smallscope::runner::Job;
+use smallscope::korat::{find_korat_subject, registered_korat_subjects, KoratSettings, Space};
+use smallscope::order::KoratOrder;
 use smallscope_args::korat::KoratArgs;
-use smallscope_args::Format;
+use smallscope_args::{Exit, Format};
 
 use crate::run::RunOptions;
 use crate::summary::KoratSummary;
@@ -32,13 +31,14 @@ fn time_limit(args: &KoratArgs) -> Result<Option<std::time::Duration>, BadInput>
     Ok(args.time_limit.as_deref().map(|t| smallscope::parse_duration("--time-limit", t)).transpose()?)
 }
 
-pub fn space_at(args: &KoratArgs, scope: u32) -> Result<Arc<Space>, BadInput> {
-    let registration = find_korat_subject(&args.subject).ok_or_else(|| {
+/// The candidate space of the Korat model `subject` at `scope`.
+pub fn space_at(subject: &str, scope: u32) -> Result<Arc<Space>, BadInput> {
+    let registration = find_korat_subject(subject).ok_or_else(|| {
         let known: Vec<&str> = registered_korat_subjects().iter().map(|r| r.name).collect();
-        crate::unknown("Korat subject", &args.subject, &known)
+        crate::unknown("Korat subject", subject, &known)
     })?;
     (registration.space)(i64::from(scope))
-        .map_err(|e| BadInput(format!("finitization of `{}` at scope {scope}: {e}", args.subject)))
+        .map_err(|e| BadInput(format!("finitization of `{subject}` at scope {scope}: {e}")))
 }
 
 /// The command that repeats this run (the thread count changes nothing).
@@ -47,30 +47,26 @@ fn command(args: &KoratArgs, scope: u32) -> String {
     if args.no_eq_pruning {
         command.push_str(" --no-eq-pruning");
     }
+    if args.ascending {
+        command.push_str(" --ascending");
+    }
     command
 }
 
-/// The run as a job: what the supervisor runs, and its workers.
-pub fn job(args: &KoratArgs) -> Result<Arc<dyn Job<Fold = KoratReport>>, BadInput> {
+/// The run as data: what the supervisor runs, and its workers.
+pub fn order(args: &KoratArgs) -> Result<KoratOrder, BadInput> {
     let scope = scope_of(args)?;
-    let space = space_at(args, scope)?;
-    let registration = find_korat_subject(&args.subject).expect("found by `space`");
+    space_at(&args.subject, scope)?;
     let settings = KoratSettings {
         threads: args.threads,
         prune_eq_classes: !args.no_eq_pruning,
-        record: args.run.out.is_some() || args.record,
-        canonical: args.canonical,
+        record: args.run.out.is_some(),
+        ascending: args.ascending,
         time_limit: time_limit(args)?,
         pictures: args.pictures.drawn(&args.run),
         ..KoratSettings::new(scope)
     };
-    let (name, invariants, command) = (args.subject.clone(), (registration.invariants)(), Some(command(args, scope)));
-    if args.ascending {
-        let spaces = (1..scope).map(|size| Ok((size, space_at(args, size)?))).chain([Ok((scope, space))]);
-        let spaces = spaces.collect::<Result<Vec<_>, BadInput>>()?;
-        return Ok(Arc::new(KoratJob::ascending(name, spaces, invariants, settings, command)));
-    }
-    Ok(Arc::new(KoratJob::new(name, space, invariants, settings, command)))
+    Ok(KoratOrder { subject: args.subject.clone(), settings, command: Some(command(args, scope)) })
 }
 
 /// One line of a Korat run's `structures.jsonl`: a valid candidate.
@@ -82,15 +78,15 @@ struct CandidateRecord<'a> {
     fields: &'a [Option<i64>],
 }
 
-pub fn run(args: &KoratArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
-    let job = job(args)?;
-    let scope = scope_of(args)?;
-    let space_size = space_at(args, scope)?.size();
-    let mut finished = crate::run::run(job, &options.timed(time_limit(args)?))?;
+pub fn run(args: &KoratArgs, options: &RunOptions) -> anyhow::Result<Exit> {
+    let order = order(args)?;
+    let scope = order.settings.scope;
+    let space_size = space_at(&args.subject, scope)?.size();
+    let mut finished = crate::run::run(&order, &options.timed(order.settings.time_limit))?;
     let report = std::mem::take(&mut finished.fold);
     let stop = finished.stop(report.stop);
     let pruned = !args.no_eq_pruning && !report.classes.is_empty();
-    let facts = finished.facts(report.run.clone(), stop, command(args, scope));
+    let facts = finished.facts(report.run.clone(), stop, order.command.clone().unwrap_or_default());
     let summary = KoratSummary {
         subject: args.subject.clone(),
         type_name: report.model.clone(),
@@ -152,5 +148,5 @@ pub fn run(args: &KoratArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
             print(text)?;
         }
     }
-    Ok(finished.exit_code(!summary.failure_groups.is_empty()))
+    Ok(finished.exit(!summary.failure_groups.is_empty()))
 }

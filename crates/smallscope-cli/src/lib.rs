@@ -23,14 +23,15 @@
 //! ```
 //!
 //! By default each run's engine works in a worker process: the same binary,
-//! started again in worker mode (`SMALLSCOPE_WORKER_DIR` set). The supervisor (this
+//! started again in worker mode (`SMALLSCOPE_WORKER_DIR` set) with no
+//! arguments, its job handed over as data (a [`smallscope::order::JobOrder`]). The supervisor (this
 //! process) owns the output files, the call timeout, the memory limit and
 //! Ctrl-C; a worker that dies in the code under test is reported as a
 //! failure and restarted past that input.
 //!
-//! Exit codes: 0 for a clean run, 1 when failures were found (for
-//! `compare`: when the sets differ), 2 for bad input or a run that could not
-//! go on, 130 and 143 when Ctrl-C or SIGTERM stopped it.
+//! Exit codes are [`Exit`]'s: 0 for a clean run, 1 when failures were found
+//! (for `compare`: when the sets differ), 2 for bad input or a run that
+//! could not go on, 130 and 143 when Ctrl-C or SIGTERM stopped it.
 //!
 //! The commands' arguments are `smallscope-args`' (clap alone, which `cargo
 //! smallscope` checks options against); each `*_command` module here turns
@@ -72,7 +73,7 @@ use std::io::Write as _;
 use std::process::ExitCode;
 
 use clap::Parser as _;
-use smallscope_args::{Cli, Command, ListArgs};
+use smallscope_args::{Cli, Command, Exit, ListArgs};
 
 #[global_allocator]
 static ALLOCATOR: alloc::Counting = alloc::Counting;
@@ -107,50 +108,35 @@ pub(crate) fn print(text: impl std::fmt::Display) -> anyhow::Result<()> {
 /// The whole command line: parses the arguments, runs the command and
 /// returns its exit code. In a worker process, runs the worker's part.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
     if let Some(dir) = worker::worker_dir() {
-        return serve(&dir, &cli);
+        return worker::serve(&dir);
     }
-    match std::panic::catch_unwind(|| run(cli)) {
-        Ok(Ok(code)) => code,
+    let cli = Cli::parse();
+    let exit = match std::panic::catch_unwind(|| run(cli)) {
+        Ok(Ok(exit)) => exit,
         Ok(Err(error)) => {
             let _ = writeln!(std::io::stderr(), "error: {error:#}");
-            ExitCode::from(2)
+            match error.is::<BadInput>() {
+                true => Exit::BadInput,
+                false => Exit::Fault,
+            }
         }
         Err(_) => {
             let _ = writeln!(
                 std::io::stderr(),
                 "error: smallscope itself panicked (a bug: please report it with the command line)"
             );
-            ExitCode::from(2)
+            Exit::Fault
         }
-    }
-}
-
-/// Worker mode: the engine of the command, on the staging folder `dir`.
-fn serve(dir: &std::path::Path, cli: &Cli) -> ExitCode {
-    let served = match &cli.command {
-        Command::Beapi(args) => beapi_command::job(args).map(|job| worker::serve(dir, job)),
-        Command::Korat(args) => korat_command::job(args).map(|job| worker::serve(dir, job)),
-        Command::Random(args) => random_command::job(args).map(|job| worker::serve(dir, job)),
-        Command::Compare(args) => compare_command::job(args).map(|job| worker::serve(dir, job)),
-        Command::Builders(args) => builders_command::job(args).map(|job| worker::serve(dir, job)),
-        #[cfg(feature = "builtin-subjects")]
-        Command::Bench(_) => Err(BadInput("this command has no worker".into())),
-        // A suite's workers run `korat` or `beapi` commands.
-        Command::List(_) | Command::Suite(_) => Err(BadInput("this command has no worker".into())),
     };
-    served.unwrap_or_else(|error| {
-        eprintln!("error: {error}");
-        ExitCode::from(2)
-    })
+    exit.into()
 }
 
 /// The smallest `--memory-limit-mb`: a worker's code, stacks and buffers
 /// take about this much before the code under test runs.
 const MIN_MEMORY_LIMIT_MB: u64 = 32;
 
-fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+fn run(cli: Cli) -> anyhow::Result<Exit> {
     let options = |args: &RunArgs| -> Result<run::RunOptions, BadInput> {
         let call_timeout = match &cli.call_timeout {
             Some(timeout) => smallscope::parse_duration("--call-timeout", timeout)?,
@@ -190,11 +176,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             resume: args.resume,
             structures: args.out.is_some(),
             time_limit: None,
-            worker_args: None,
         })
     };
     match &cli.command {
-        Command::List(args) => list(args).map(|()| ExitCode::SUCCESS),
+        Command::List(args) => list(args).map(|()| Exit::Clean),
         Command::Beapi(args) => {
             let options =
                 run::RunOptions { structures: args.run.out.is_some() || args.tests.any(), ..options(&args.run)? };
@@ -209,7 +194,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             suite_command::run(args, &options(&run)?)
         }
         #[cfg(feature = "builtin-subjects")]
-        Command::Bench(args) => bench::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Bench(args) => bench::run(args).map(|()| Exit::Clean),
     }
 }
 

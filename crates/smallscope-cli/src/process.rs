@@ -2,7 +2,6 @@
 //! command line, read through its pipe, and, when it dies, told apart by
 //! what killed it.
 
-use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Read};
 use std::os::unix::process::{CommandExt as _, ExitStatusExt as _};
 use std::path::Path;
@@ -65,12 +64,11 @@ pub struct ProcessAttempt {
 }
 
 impl ProcessAttempt {
-    /// Starts a worker on the staging folder `dir`, running the command
-    /// `args` past the `killed` inputs. Without `structures`, structure
+    /// Starts a worker on the staging folder `dir`, running the order
+    /// written there past the `killed` inputs. Without `structures`, structure
     /// events are staged but not parsed: the run writes no file of them.
     pub fn start(
         dir: &Path,
-        args: &[OsString],
         memory_limit: Option<u64>,
         killed: &[Killed],
         structures: bool,
@@ -87,7 +85,7 @@ impl ProcessAttempt {
         file.set_len((FLIGHT_SLOTS * SLOT_WORDS * 8) as u64).map_err(launch)?;
         let flight = map_flight(&file).map_err(launch)?;
         let mut command = worker_command().map_err(launch)?;
-        command.args(args).env(WORKER_DIR_VAR, dir).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        command.env(WORKER_DIR_VAR, dir).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
         if let Some(bytes) = memory_limit {
             command.env(WORKER_MEMORY_LIMIT_VAR, bytes.to_string());
         }

@@ -1,13 +1,10 @@
 //! `smallscope random`: directed random testing of a registered subject.
 
-use std::process::ExitCode;
-use std::sync::Arc;
-
 use smallscope::emit::{random_error_tests, random_regression_tests, RandomTestOptions};
+use smallscope::order::RandomOrder;
 use smallscope::random::{IndexPruning, RandomConfig, RandomReport};
-use smallscope::runner::Job;
 use smallscope_args::random::RandomArgs;
-use smallscope_args::Format;
+use smallscope_args::{Exit, Format};
 
 use crate::run::RunOptions;
 use crate::summary::RandomSummary;
@@ -50,11 +47,10 @@ fn config(args: &RandomArgs) -> Result<RandomConfig, BadInput> {
     Ok(config)
 }
 
-/// The run as a job: what the supervisor runs, and its workers.
-pub fn job(args: &RandomArgs) -> Result<Arc<dyn Job<Fold = RandomReport>>, BadInput> {
-    let registration = find_subject(&args.subject)?;
-    let config = config(args)?;
-    Ok(registration.subject().random(config, args.subject.clone(), Some(replay_base(args))))
+/// The run as data: what the supervisor runs, and its workers.
+pub fn order(args: &RandomArgs) -> Result<RandomOrder, BadInput> {
+    find_subject(&args.subject)?;
+    Ok(RandomOrder { subject: args.subject.clone(), config: config(args)?, command: Some(replay_base(args)) })
 }
 
 /// `--ints`' items: ranges `A..B` (B excluded), as `beapi` takes them, and single values.
@@ -105,13 +101,13 @@ fn replay_base(args: &RandomArgs) -> String {
     command
 }
 
-pub fn run(args: &RandomArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
+pub fn run(args: &RandomArgs, options: &RunOptions) -> anyhow::Result<Exit> {
     test_files::check(&args.tests)?;
-    let job = job(args)?;
+    let order = order(args)?;
     // The default limit too is hard, and a hang costs a tenth of it.
-    let options = options.timed(config(args)?.effective_time_limit());
+    let options = options.timed(order.config.effective_time_limit());
     let hang_seconds = options.hang_seconds();
-    let mut finished = crate::run::run(job, &options)?;
+    let mut finished = crate::run::run(&order, &options)?;
     let report = std::mem::take(&mut finished.fold);
     let stop = finished.stop(report.stop);
     // Tests only of a run that started: they name its subject's type.
@@ -189,7 +185,7 @@ pub fn run(args: &RandomArgs, options: &RunOptions) -> anyhow::Result<ExitCode> 
         Format::Json => print(serde_json::to_string_pretty(&summary)?)?,
         Format::Text => print(text(args, &summary, &report))?,
     }
-    Ok(finished.exit_code(!report.failure_groups.is_empty()))
+    Ok(finished.exit(!report.failure_groups.is_empty()))
 }
 
 fn text(args: &RandomArgs, summary: &RandomSummary, report: &RandomReport) -> String {

@@ -3,14 +3,13 @@
 //! staging every commit, resuming from `--out` with `--resume`, and
 //! stopping cleanly on Ctrl-C.
 
-use std::ffi::OsString;
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use smallscope::events::{Fold, Stop};
+use smallscope::events::{Fold as _, Stop};
+use smallscope::order::Order;
 use smallscope::runner::{
     thread_attempt, Attempt, Batch, Control, Ending, Job, Killed, Observer, RunError, Supervisor,
 };
@@ -22,6 +21,7 @@ use crate::staging::Staging;
 use crate::summary::RunFacts;
 use crate::writing::{write_outputs, Budget, OutputFile, WRITING_GRACE};
 use crate::{BadInput, RunArgs};
+use smallscope_args::Exit;
 
 /// How to run, from the command line's options.
 #[derive(Debug, Clone)]
@@ -42,9 +42,6 @@ pub struct RunOptions {
     /// The whole run's time limit by the wall clock; the files get
     /// [`WRITING_GRACE`] more.
     pub time_limit: Option<Duration>,
-    /// The arguments workers are started with; `None`: this process's own.
-    /// (`suite` runs each scope as a `korat` or `beapi` command of its own.)
-    pub worker_args: Option<Vec<OsString>>,
 }
 
 impl RunOptions {
@@ -139,23 +136,23 @@ fn plain_path(path: &str) -> String {
     plain.to_string_lossy().into_owned()
 }
 
-/// Runs `job` and returns its folded events once it stops.
-pub fn run<F: Fold + Clone + Send + 'static>(
-    job: Arc<dyn Job<Fold = F>>,
-    options: &RunOptions,
-) -> anyhow::Result<Finished<F>> {
-    run_observed(job, options, &mut ())
+/// Runs `order` and returns its folded events once it stops.
+pub fn run<O: Order>(order: &O, options: &RunOptions) -> anyhow::Result<Finished<O::Fold>> {
+    run_observed(order, options, &mut ())
 }
 
 /// [`run`], with `observer` hearing every commit too and able to stop the
 /// run (as a field coverage criterion does).
-pub fn run_observed<F: Fold + Clone + Send + 'static>(
-    job: Arc<dyn Job<Fold = F>>,
+pub fn run_observed<O: Order>(
+    order: &O,
     options: &RunOptions,
     observer: &mut dyn Observer,
-) -> anyhow::Result<Finished<F>> {
+) -> anyhow::Result<Finished<O::Fold>> {
     let started = Instant::now();
+    let job: Arc<dyn Job<Fold = O::Fold>> = order.job().map_err(BadInput::from)?;
     let mut staging = Staging::open(options.out.as_deref(), options.resume, &identity())?;
+    // Workers read the run from the staging folder, not from a command line.
+    staging.write_order(&order.clone().into())?;
     if let (false, Some(bytes)) = (options.isolation, options.memory_limit) {
         // In process, the limit is this process's: passing it ends the run.
         crate::alloc::limit_resident(bytes)?;
@@ -163,18 +160,17 @@ pub fn run_observed<F: Fold + Clone + Send + 'static>(
     let interrupts = Interrupts::install()?;
     let writing_deadline = options.time_limit.map(|limit| started + limit + WRITING_GRACE);
     let console = Console::new();
-    let mut supervisor = Supervisor::<F>::new(options.call_timeout);
+    let mut supervisor = Supervisor::<O::Fold>::new(options.call_timeout);
     supervisor.max_repeats = options.max_repeats;
     // A worker reads the journal from the staging folder.
     supervisor.journal = (!options.isolation).then(Vec::new);
-    if let Some((fold, journal)) = staging.load::<F>()? {
+    if let Some((fold, journal)) = staging.load::<O::Fold>()? {
         console.line(&format!("resuming the run kept in {}", staging.dir().display()));
         supervisor.fold = fold;
         supervisor.journal = supervisor.journal.map(|_| journal);
         supervisor.committed = true;
     }
     let dir = staging.dir().to_owned();
-    let argv: Vec<OsString> = options.worker_args.clone().unwrap_or_else(|| std::env::args_os().skip(1).collect());
     if staging.finished()? {
         // The engine was done: only the files are left to write, whole
         // (what `--resume` is for after a time limit cut them).
@@ -196,11 +192,10 @@ pub fn run_observed<F: Fold + Clone + Send + 'static>(
     watch.time_limit = options.time_limit;
     watch.memory_limit = options.memory_limit.filter(|_| options.isolation);
     let worker_peak = Arc::new(AtomicU64::new(0));
-    let mut launch = |s: &Supervisor<F>| -> Result<Box<dyn Attempt>, RunError> {
+    let mut launch = |s: &Supervisor<O::Fold>| -> Result<Box<dyn Attempt>, RunError> {
         if options.isolation {
             let attempt = ProcessAttempt::start(
                 &dir,
-                &argv,
                 options.memory_limit,
                 &s.killed,
                 options.structures,
@@ -342,19 +337,17 @@ impl<F> Finished<F> {
         }
     }
 
-    /// The exit code: 2 when the run could not go on, 128 + the signal
-    /// that stopped it, else 1 when it found failures (or stopped on one
-    /// before it could report it), 0 when not.
-    pub fn exit_code(&self, failures: bool) -> ExitCode {
-        let failures = failures || self.unreported.is_some();
+    /// How the run ends: a fault when it could not go on, the signal that
+    /// stopped it, else findings when it found failures (or stopped on one
+    /// before it could report it).
+    pub fn exit(&self, failures: bool) -> Exit {
         if let Some(trouble) = &self.trouble {
             crate::progress::say(&format!("error: {trouble}"));
-            return ExitCode::from(2);
+            return Exit::Fault;
         }
-        match (self.budget.signal(), failures) {
-            (Some(signal), _) => ExitCode::from(crate::signals::exit_code(signal)),
-            (None, true) => ExitCode::from(1),
-            (None, false) => ExitCode::SUCCESS,
+        match self.budget.signal() {
+            Some(signal) => Exit::Signal(signal),
+            None => Exit::found(failures || self.unreported.is_some()),
         }
     }
 }

@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use smallscope::runner::flight;
+use smallscope_args::Exit;
 
 /// The running worker's process id (0: none), which the handlers tell
 /// apart from the user's signals by.
@@ -125,7 +126,7 @@ impl Interrupts {
                 // nothing is flushed or dropped on the way, by design.
                 unsafe {
                     libc::write(2, line.as_ptr().cast(), line.len());
-                    libc::_exit(exit_code(signal).into());
+                    libc::_exit(Exit::Signal(signal).code().into());
                 }
             }
         }
@@ -135,11 +136,6 @@ impl Interrupts {
 /// Whether `signal` asks the process to end soon (not Ctrl-C's "finish").
 fn terminates(signal: i32) -> bool {
     signal == libc::SIGTERM || signal == libc::SIGHUP
-}
-
-/// The exit code of a run stopped by `signal`: 128 + its number, as shells do.
-pub fn exit_code(signal: i32) -> u8 {
-    (128 + signal).clamp(0, 255) as u8
 }
 
 /// In a worker: SIGINT, SIGTERM and SIGHUP set `stop` (the engine stops

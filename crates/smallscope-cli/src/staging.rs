@@ -31,6 +31,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use smallscope::emit::write_atomically;
 use smallscope::events::{read_ndjson, write_ndjson, Event, Fold, Stop};
+use smallscope::order::JobOrder;
 use smallscope::runner::{resume_log, Batch, Flight};
 
 use crate::BadInput;
@@ -40,6 +41,8 @@ const JOURNAL: &str = "journal.bin";
 const RESUME_LOG: &str = "resume.bin";
 const CHECKPOINT: &str = "checkpoint.json";
 const JOB: &str = "job.json";
+/// The run as data ([`smallscope::order::JobOrder`]): what a worker runs.
+pub const ORDER: &str = "order.json";
 pub const FLIGHT: &str = "flight";
 pub const KILLED: &str = "killed.json";
 const LOCK: &str = "lock";
@@ -204,6 +207,13 @@ impl Staging {
 
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    /// Writes the order the run's workers read.
+    pub fn write_order(&self, order: &JobOrder) -> anyhow::Result<()> {
+        let path = self.dir.join(ORDER);
+        write_atomically(&path, serde_json::to_string(order)?.as_bytes())
+            .with_context(|| format!("writing {}", path.display()))
     }
 
     /// Appends a commit; the checkpoint file follows at most once a second

@@ -2,9 +2,9 @@
 //! from Korat or BEAPI, field-exhaustive or transcoped.
 //!
 //! The engines run as the `korat` and `beapi` commands do, in supervised
-//! workers started with hidden flags (`korat … --record --ascending`,
-//! `beapi … --field-graphs`), so a crash or hang in the code under test is
-//! a finding here too. The criterion watches each run's commits in the
+//! workers, each handed a job order (an ascending Korat run that records
+//! every structure; BEAPI runs that send each structure's object graph),
+//! so a crash or hang in the code under test is a finding here too. The criterion watches each run's commits in the
 //! supervisor: it offers every structure to the [`Suite`], keeps those
 //! that add a pair, and stops the run once the suite says so.
 //!
@@ -27,27 +27,25 @@
 
 use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap};
-use std::ffi::OsString;
-use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
 
-use clap::Parser as _;
-use smallscope::beapi::BeapiReport;
+use smallscope::beapi::{BeapiConfig, BeapiReport, Check};
 use smallscope::coverage::{Criterion, RegressionError, ScopeMeasure, StoppedBy, Suite};
 use smallscope::emit::{rust_tests, RustTestOptions};
-use smallscope::events::{Event, Fold, Rebuild, Stop, StructureFound};
+use smallscope::events::{Event, Rebuild, Stop, StructureFound};
 use smallscope::heap::ObjectGraph;
-use smallscope::korat::{find_korat_subject, KoratReport, Space};
-use smallscope::runner::{Batch, Control, Job, Observer};
+use smallscope::korat::{find_korat_subject, KoratReport, KoratSettings, Space};
+use smallscope::order::{BeapiOrder, KoratOrder, Order};
+use smallscope::runner::{Batch, Control, Observer};
 use smallscope_args::suite::{SuiteArgs, SuiteEngine};
-use smallscope_args::{Cli, Command, Format};
+use smallscope_args::{Exit, Format};
 
 use crate::run::{Finished, RunOptions};
 use crate::signals::Interrupts;
 use crate::summary::SuiteSummary;
 use crate::writing::{write_outputs, Budget, OutputFile};
-use crate::{beapi_command, find_subject, korat_command, print, program, BadInput};
+use crate::{find_subject, korat_command, print, program, BadInput};
 
 /// The engine's criterion of the one named by `--criterion`.
 pub(crate) fn criterion(args: &SuiteArgs) -> Criterion {
@@ -116,55 +114,47 @@ fn makes_tests(args: &SuiteArgs) -> bool {
         }
 }
 
-/// The command line of the run at `scope`, as its workers get it.
-fn scope_args(args: &SuiteArgs, scope: u32, options: &RunOptions) -> Vec<String> {
-    let scope = scope.to_string();
-    let mut words = timeout_args(options);
-    match args.engine {
-        SuiteEngine::Korat => {
-            let run = ["korat", &args.subject, "--scope", &scope, "--record", "--ascending"];
-            words.extend(run.map(str::to_owned));
-            if makes_tests(args) {
-                words.push("--canonical".to_owned());
-            }
-        }
-        SuiteEngine::Beapi => {
-            words.extend(beapi_args(args, &scope));
-            words.push("--field-graphs".to_owned());
-        }
-    }
-    words
+/// The Korat run of a suite: sizes 1 to the scope in turn, every valid
+/// candidate a structure event (with its API value's canonical text when
+/// the suite makes tests).
+fn korat_order(args: &SuiteArgs) -> KoratOrder {
+    let settings =
+        KoratSettings { record: true, ascending: true, canonical: makes_tests(args), ..KoratSettings::new(args.scope) };
+    let command = format!("{} korat {} --scope {} --ascending", program(), args.subject, args.scope);
+    KoratOrder { subject: args.subject.clone(), settings, command: Some(command) }
 }
 
-/// The command line of the BEAPI run that finds a Korat suite's calls.
-fn api_args(args: &SuiteArgs, scope: u32, options: &RunOptions) -> Vec<String> {
-    let mut words = timeout_args(options);
-    words.extend(beapi_args(args, &scope.to_string()));
-    words.push("--canonical".to_owned());
-    words
+/// What a suite's BEAPI run sends with each structure besides its canonical text.
+#[derive(Clone, Copy, PartialEq)]
+enum BeapiFor {
+    /// Each structure's object graph: the run makes the suite.
+    Suite,
+    /// Nothing more: the run finds the calls that build a Korat suite's structures.
+    Calls,
 }
 
-/// A BEAPI run at `scope`, with the given builders.
-fn beapi_args(args: &SuiteArgs, scope: &str) -> Vec<String> {
-    // A suite is made of structures: the runs check no operation.
-    let run = ["beapi", &args.subject, "--scope", scope, "--check", "none"];
-    let mut words: Vec<String> = run.map(str::to_owned).into();
-    words.extend(args.bounds.args());
+/// A suite's BEAPI run at `scope`, with the suite's builders and bounds; a
+/// suite is made of structures, so the run checks no operation.
+fn beapi_order(args: &SuiteArgs, scope: u32, purpose: BeapiFor) -> Result<BeapiOrder, BadInput> {
+    let cache_dir = args.cache_dir.clone().unwrap_or_else(|| smallscope_args::DEFAULT_CACHE_DIR.into());
+    let mut config = BeapiConfig {
+        scope,
+        check: Check::None,
+        cache_dir: Some(cache_dir),
+        record_canonical: true,
+        graphs: purpose == BeapiFor::Suite,
+        ..BeapiConfig::default()
+    };
+    crate::bounds::apply(&args.bounds, &mut config)?;
     if let Some(builders) = &args.builders {
-        words.extend(["--builders".to_owned(), builders.clone()]);
+        config.builders = builders.parse()?;
     }
-    if let Some(dir) = &args.cache_dir {
-        words.push(format!("--cache-dir={}", dir.display()));
+    config.validate()?;
+    let mut command = format!("{} beapi {} --scope {scope} --check none", program(), args.subject);
+    for flag in args.bounds.flags() {
+        command.push_str(&format!(" {flag}"));
     }
-    words
-}
-
-/// The call timeout every run of a suite is given.
-fn timeout_args(options: &RunOptions) -> Vec<String> {
-    match options.call_timeout {
-        Some(timeout) => vec!["--call-timeout".to_owned(), timeout.as_secs_f64().to_string()],
-        None => Vec::new(),
-    }
+    Ok(BeapiOrder { subject: args.subject.clone(), config, command: Some(command) })
 }
 
 /// The criterion, watching one run: every structure offered to the suite,
@@ -292,25 +282,19 @@ struct Gathered {
     target_report: Option<(u32, BeapiReport, BTreeSet<usize>, usize)>,
     /// Why a run ended the suite from outside (Ctrl-C, a smallscope problem).
     stop: Option<Stop>,
-    exit: Option<ExitCode>,
+    exit: Option<Exit>,
     /// Generation time: each run's, from its engine's start until the
     /// suite stopped or the engine ended.
     seconds: f64,
 }
 
-/// A run's command, parsed as a worker parses it.
-fn command_of(args: &[String]) -> Result<Command, BadInput> {
-    let argv = std::iter::once("smallscope".to_owned()).chain(args.iter().cloned());
-    Cli::try_parse_from(argv).map(|cli| cli.command).map_err(|e| BadInput(format!("a scope's run: {e}")))
-}
-
-/// Runs `job` as `scope`'s run, the criterion watching; how it went.
-fn run_watched<F: Fold + Clone + Send + 'static>(
-    job: Arc<dyn Job<Fold = F>>,
+/// Runs `order` as `scope`'s run, the criterion watching; how it went.
+fn run_watched<O: Order>(
+    order: &O,
     options: &RunOptions,
     mut watch: CriterionWatch<'_>,
-) -> anyhow::Result<Finished<F>> {
-    let mut finished = crate::run::run_observed(job, options, &mut watch)?;
+) -> anyhow::Result<Finished<O::Fold>> {
+    let mut finished = crate::run::run_observed(order, &run_options(options), &mut watch)?;
     // A run that ended without saying so (interrupted) counts until now.
     watch.count_time();
     settle(&mut finished, watch.gathered)?;
@@ -324,7 +308,7 @@ fn run_watched<F: Fold + Clone + Send + 'static>(
     Ok(finished)
 }
 
-pub fn run(args: &SuiteArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
+pub fn run(args: &SuiteArgs, options: &RunOptions) -> anyhow::Result<Exit> {
     check(args)?;
     let mut suite = Suite::new(criterion(args), args.scope, args.small_scope);
     let gathered = match args.engine {
@@ -334,20 +318,17 @@ pub fn run(args: &SuiteArgs, options: &RunOptions) -> anyhow::Result<ExitCode> {
     finish(args, suite, gathered)
 }
 
-/// A suite's run, its workers started with `worker`.
-fn worker_options(worker: &[String], options: &RunOptions) -> RunOptions {
-    let worker_args = worker.iter().map(OsString::from).collect();
-    RunOptions { structures: true, out: None, resume: false, worker_args: Some(worker_args), ..options.clone() }
+/// How a suite runs each engine: every structure is heard, nothing is kept to resume.
+fn run_options(options: &RunOptions) -> RunOptions {
+    RunOptions { structures: true, out: None, resume: false, ..options.clone() }
 }
 
 /// Korat: sizes 1 to the scope in turn, one run.
 fn korat_suite(args: &SuiteArgs, options: &RunOptions, suite: &mut Suite) -> anyhow::Result<Gathered> {
     let mut gathered = Gathered::default();
-    let worker = scope_args(args, args.scope, options);
-    let Command::Korat(korat) = command_of(&worker)? else {
-        unreachable!("a korat command line");
-    };
-    let spaces = (1..=args.scope).map(|size| korat_command::space_at(&korat, size)).collect::<Result<Vec<_>, _>>()?;
+    let order = korat_order(args);
+    let spaces =
+        (1..=args.scope).map(|size| korat_command::space_at(&args.subject, size)).collect::<Result<Vec<_>, _>>()?;
     let graphs = Graphs::FromCandidates(spaces);
     let watch = CriterionWatch {
         suite: &mut *suite,
@@ -360,8 +341,7 @@ fn korat_suite(args: &SuiteArgs, options: &RunOptions, suite: &mut Suite) -> any
         without_graph: 0,
         error: None,
     };
-    let finished: Finished<KoratReport> =
-        run_watched(korat_command::job(&korat)?, &worker_options(&worker, options), watch)?;
+    let finished: Finished<KoratReport> = run_watched(&order, options, watch)?;
     gathered.failures += finished.fold.failures.iter().map(|f| f.count).sum::<u64>();
     if makes_tests(args) && gathered.stop.is_none() {
         // Some structures are built only through larger ones (red-black
@@ -388,12 +368,8 @@ fn api_report(
     options: &RunOptions,
     gathered: &mut Gathered,
 ) -> anyhow::Result<Option<BeapiReport>> {
-    let worker = api_args(args, scope, options);
-    let Command::Beapi(beapi) = command_of(&worker)? else {
-        unreachable!("a beapi command line");
-    };
-    let mut finished: Finished<BeapiReport> =
-        crate::run::run_observed(beapi_command::job(&beapi)?, &worker_options(&worker, options), &mut ())?;
+    let order = beapi_order(args, scope, BeapiFor::Calls)?;
+    let mut finished: Finished<BeapiReport> = crate::run::run(&order, &run_options(options))?;
     settle(&mut finished, gathered)?;
     if gathered.stop.is_some() {
         return Ok(None);
@@ -413,7 +389,7 @@ fn settle<F>(finished: &mut Finished<F>, gathered: &mut Gathered) -> anyhow::Res
     finished.staging.close(true)?;
     if finished.signal().is_some() || finished.trouble.is_some() {
         gathered.stop = Some(Stop::Interrupted);
-        gathered.exit = Some(finished.exit_code(false));
+        gathered.exit = Some(finished.exit(false));
     }
     Ok(())
 }
@@ -431,10 +407,7 @@ fn beapi_suite(args: &SuiteArgs, options: &RunOptions, suite: &mut Suite) -> any
         } else {
             suite.start_scope();
         }
-        let worker = scope_args(args, scope, options);
-        let Command::Beapi(beapi) = command_of(&worker)? else {
-            unreachable!("a beapi command line");
-        };
+        let order = beapi_order(args, scope, BeapiFor::Suite)?;
         let watch = CriterionWatch {
             suite: &mut *suite,
             clock: None,
@@ -446,8 +419,7 @@ fn beapi_suite(args: &SuiteArgs, options: &RunOptions, suite: &mut Suite) -> any
             without_graph: 0,
             error: None,
         };
-        let mut finished: Finished<BeapiReport> =
-            run_watched(beapi_command::job(&beapi)?, &worker_options(&worker, options), watch)?;
+        let mut finished: Finished<BeapiReport> = run_watched(&order, options, watch)?;
         let report = std::mem::take(&mut finished.fold);
         gathered.failures += report.failure_count();
         if report.stopped_early() && !target && gathered.stop.is_none() {
@@ -495,7 +467,7 @@ fn prediction_notes(suite: &Suite, seconds: f64) -> Vec<String> {
     notes
 }
 
-fn finish(args: &SuiteArgs, mut suite: Suite, gathered: Gathered) -> anyhow::Result<ExitCode> {
+fn finish(args: &SuiteArgs, mut suite: Suite, gathered: Gathered) -> anyhow::Result<Exit> {
     let seconds = gathered.seconds;
     let interrupted = gathered.stop.is_some();
     match interrupted {
@@ -573,10 +545,7 @@ fn finish(args: &SuiteArgs, mut suite: Suite, gathered: Gathered) -> anyhow::Res
         Format::Json => print(serde_json::to_string(&summary)?)?,
         Format::Text => print(summary_text(&summary))?,
     }
-    Ok(gathered.exit.unwrap_or(match summary.failures {
-        0 => ExitCode::SUCCESS,
-        _ => ExitCode::from(1),
-    }))
+    Ok(gathered.exit.unwrap_or(Exit::found(summary.failures > 0)))
 }
 
 /// The structures of BEAPI's `report` that Korat kept (matched by

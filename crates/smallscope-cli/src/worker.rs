@@ -3,7 +3,8 @@
 //! output.
 //!
 //! A worker knows it is one by `SMALLSCOPE_WORKER_DIR`, the staging folder
-//! it shares with its supervisor: there it maps the flight recorder, reads
+//! it shares with its supervisor: there it reads its job (`order.json`, a
+//! [`JobOrder`]: no command line), maps the flight recorder, reads
 //! the committed state to carry on from and the inputs that killed the
 //! attempts before it. Its standard output becomes the event pipe (what
 //! user code prints goes to standard error), and it dies with its
@@ -21,11 +22,13 @@ use std::process::ExitCode;
 use std::sync::atomic::AtomicU8;
 use std::sync::{mpsc, Arc};
 
+use anyhow::Context as _;
 use smallscope::events::{write_ndjson, Fold};
+use smallscope::order::{JobOrder, Order as _};
 use smallscope::runner::{spawn_engine, EngineMessage, Flight, Job, Killed, Resumption, StopFlag, USER_CODE_STACK};
-use smallscope_args::{WORKER_DIR_VAR, WORKER_MEMORY_LIMIT_VAR};
+use smallscope_args::{Exit, WORKER_DIR_VAR, WORKER_MEMORY_LIMIT_VAR};
 
-use crate::staging::{load_committed, map_flight, FLIGHT, KILLED};
+use crate::staging::{load_committed, map_flight, FLIGHT, KILLED, ORDER};
 
 /// Slots of the flight recorder a worker shares: its threads, at most.
 pub const FLIGHT_SLOTS: usize = 64;
@@ -53,19 +56,45 @@ extern "C" fn exit_before_the_end() {
     }
 }
 
+/// Runs the order in `dir` as a worker of the supervisor that shares that
+/// folder. The order is the whole job: a worker reads no command line.
+pub fn serve(dir: &Path) -> ExitCode {
+    let path = dir.join(ORDER);
+    let order: JobOrder = match std::fs::read_to_string(&path).map_err(anyhow::Error::from).and_then(|text| {
+        serde_json::from_str(&text).with_context(|| format!("reading the order in {}", path.display()))
+    }) {
+        Ok(order) => order,
+        Err(error) => return cannot_start(dir, &error.context(format!("reading {}", path.display()))),
+    };
+    let served = match order {
+        JobOrder::Beapi(order) => order.job().map(|job| serve_job(dir, job)),
+        JobOrder::Korat(order) => order.job().map(|job| serve_job(dir, job)),
+        JobOrder::Random(order) => order.job().map(|job| serve_job(dir, job)),
+        JobOrder::Compare(order) => order.job().map(|job| serve_job(dir, job)),
+        JobOrder::Builders(order) => order.job().map(|job| serve_job(dir, job)),
+    };
+    served.unwrap_or_else(|error| {
+        eprintln!("error: {error}");
+        ExitCode::from(Exit::Fault)
+    })
+}
+
+/// Why this process, started as a worker, cannot work.
+fn cannot_start(dir: &Path, error: &anyhow::Error) -> ExitCode {
+    eprintln!(
+        "error: {WORKER_DIR_VAR}={} is set, so this runs as a smallscope worker, but it cannot start: {error:#}\n\
+         (the variable is for smallscope's own workers: unset it to run smallscope)",
+        dir.display()
+    );
+    ExitCode::from(Exit::Fault)
+}
+
 /// Runs `job` as a worker of the supervisor that shares `dir`.
-pub fn serve<F: Fold + Clone + Send + 'static>(dir: &Path, job: Arc<dyn Job<Fold = F>>) -> ExitCode {
+fn serve_job<F: Fold + Clone + Send + 'static>(dir: &Path, job: Arc<dyn Job<Fold = F>>) -> ExitCode {
     let memory_limit = std::env::var(WORKER_MEMORY_LIMIT_VAR).ok().and_then(|v| v.parse::<u64>().ok());
     match prepare(dir, memory_limit) {
         Ok((pipe, flight)) => run(dir, job, pipe, flight, memory_limit),
-        Err(error) => {
-            eprintln!(
-                "error: {WORKER_DIR_VAR}={} is set, so this runs as a smallscope worker, but it cannot start: {error:#}\n\
-                 (the variable is for smallscope's own workers: unset it to run smallscope)",
-                dir.display()
-            );
-            ExitCode::from(2)
-        }
+        Err(error) => cannot_start(dir, &error),
     }
 }
 
@@ -100,14 +129,14 @@ fn run<F: Fold + Clone + Send + 'static>(
     let stop = Arc::new(AtomicU8::new(0));
     if let Err(error) = crate::signals::stop_on_interrupt(stop.clone()) {
         eprintln!("error: starting a worker: {error}");
-        return ExitCode::from(2);
+        return ExitCode::from(Exit::Fault);
     }
     let (fold, journal) = match load_committed::<F>(dir) {
         Ok(Some((fold, journal))) => (Some(fold), journal),
         Ok(None) => (None, Vec::new()),
         Err(error) => {
             eprintln!("error: reading the committed state: {error:#}");
-            return ExitCode::from(2);
+            return ExitCode::from(Exit::Fault);
         }
     };
     let killed: Vec<Killed> =
@@ -123,7 +152,7 @@ fn run<F: Fold + Clone + Send + 'static>(
         Ok(engine) => engine,
         Err(error) => {
             eprintln!("error: starting the engine's thread: {error}");
-            return ExitCode::from(2);
+            return ExitCode::from(Exit::Fault);
         }
     };
     // SAFETY: registers a plain `extern "C" fn()` that never unwinds.
@@ -134,12 +163,12 @@ fn run<F: Fold + Clone + Send + 'static>(
     JOB_ENDED.store(true, std::sync::atomic::Ordering::Relaxed);
     match joined {
         Ok(()) if delivered => ExitCode::SUCCESS,
-        Ok(()) => ExitCode::from(2),
+        Ok(()) => ExitCode::from(Exit::Fault),
         Err(_) => {
             eprintln!(
                 "error: smallscope itself panicked in the worker (a bug: please report it with the command line)"
             );
-            ExitCode::from(2)
+            ExitCode::from(Exit::Fault)
         }
     }
 }

@@ -328,3 +328,66 @@ fn peak_memory_is_the_workers_not_what_an_earlier_program_used() {
     let peak = summary["peak_memory_bytes"].as_u64().expect("a peak on Linux");
     assert!(peak > 0 && peak < 100 << 20, "peak {} MiB", peak >> 20);
 }
+
+/// The frames a worker sent: `(tag, payload)`, as the worker's module doc
+/// describes them (a tag byte, a little-endian `u32` length, the payload).
+fn frames(mut bytes: &[u8]) -> Vec<(u8, Vec<u8>)> {
+    let mut frames = Vec::new();
+    while let [tag, a, b, c, d, rest @ ..] = bytes {
+        let len = u32::from_le_bytes([*a, *b, *c, *d]) as usize;
+        frames.push((*tag, rest[..len].to_vec()));
+        bytes = &rest[len..];
+    }
+    assert!(bytes.is_empty(), "a frame cut short");
+    frames
+}
+
+/// A worker is handed its job as data: started with no arguments at all,
+/// only the order file in its folder (and the flight recorder a supervisor
+/// maps), it runs the job and sends its commits and its end.
+#[test]
+fn a_worker_runs_the_order_it_is_handed() {
+    use smallscope::order::{BeapiOrder, JobOrder};
+    let dir = tempfile::tempdir().unwrap();
+    let config = smallscope::BeapiConfig {
+        scope: 3,
+        builders: "new,add".parse().unwrap(),
+        check: smallscope::Check::None,
+        cache_dir: None,
+        ..smallscope::BeapiConfig::default()
+    };
+    let order = JobOrder::from(BeapiOrder { subject: "bst".into(), config, command: None });
+    std::fs::write(dir.path().join("order.json"), serde_json::to_string(&order).unwrap()).unwrap();
+    let flight = std::fs::File::create(dir.path().join("flight")).unwrap();
+    flight.set_len((64 * smallscope::runner::flight::SLOT_WORDS * 8) as u64).unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_smallscope"))
+        .env(smallscope_args::WORKER_DIR_VAR, dir.path())
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    let frames = frames(&output.stdout);
+    assert_eq!(frames.last(), Some(&(b'F', Vec::new())), "the job's end, without an error");
+    let events: Vec<serde_json::Value> = (frames.iter().filter(|(tag, _)| *tag == b'B'))
+        .flat_map(|(_, ndjson)| {
+            String::from_utf8(ndjson.clone()).unwrap().lines().map(str::to_owned).collect::<Vec<_>>()
+        })
+        .map(|line| serde_json::from_str(&line).unwrap())
+        .collect();
+    let structures = events.iter().filter(|e| e["event"] == "structure").count() as u64;
+    // Search trees of distinct keys from 0..3: C(3,k) key sets of k nodes, Catalan(k) shapes each.
+    assert_eq!(structures, (0..=3).map(|k| binomial(3, k) * catalan(k)).sum::<u64>());
+}
+
+/// A worker without an order says what is missing, and that the variable is not for users.
+#[test]
+fn a_worker_without_an_order_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_smallscope"))
+        .args(["beapi", "bst", "--scope", "2"])
+        .env(smallscope_args::WORKER_DIR_VAR, dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let text = stderr(&output);
+    assert!(text.contains("order.json") && text.contains("unset it"), "{text}");
+}

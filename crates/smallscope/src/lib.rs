@@ -48,6 +48,7 @@ pub mod events;
 mod generate;
 pub mod heap;
 pub mod korat;
+pub mod order;
 pub mod random;
 pub mod runner;
 pub mod sequence;

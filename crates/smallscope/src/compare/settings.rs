@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 /// How to run a comparison, besides the scope and the invariant.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CompareOptions {
     /// BEAPI's builders. They must be able to build every structure; for
     /// structures whose shape depends on history (balanced trees), include
