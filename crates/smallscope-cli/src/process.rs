@@ -13,18 +13,19 @@ use std::time::{Duration, Instant};
 use smallscope::emit::write_atomically;
 use smallscope::events::{FailureKind, Stop};
 use smallscope::runner::flight::{MARK_OUT_OF_MEMORY, SLOT_WORDS};
-use smallscope::runner::{Attempt, Batch, Death, Flight, Killed, Next, RunError};
+use smallscope::runner::{Attempt, Batch, Death, Flight, JobError, Killed, Next, RunError};
 use smallscope::ConfigError;
 use smallscope_args::{WORKER_DIR_VAR, WORKER_MEMORY_LIMIT_VAR};
 
 use crate::progress::Console;
 use crate::staging::{map_flight, FLIGHT, KILLED};
-use crate::worker::{FLIGHT_SLOTS, FRAME_EVENTS, FRAME_FINISHED, FRAME_JOURNAL};
+use crate::worker::{FINISHED_BAD_INPUT, FLIGHT_SLOTS, FRAME_EVENTS, FRAME_FINISHED, FRAME_JOURNAL};
 
 /// What the pipe carries, read by a thread of its own.
 enum Frame {
     Batch(Batch),
-    Finished(String),
+    /// The job's result.
+    Finished(Result<(), JobError>),
     /// The pipe broke mid-frame or a frame did not parse.
     Garbled(String),
 }
@@ -215,10 +216,7 @@ impl Attempt for ProcessAttempt {
             Ok(Frame::Batch(batch)) => Next::Batch(batch),
             Ok(Frame::Finished(message)) => {
                 self.reap();
-                match message.is_empty() {
-                    true => Next::Finished(Ok(())),
-                    false => Next::Finished(Err(ConfigError::Invalid(message))),
-                }
+                Next::Finished(message)
             }
             Ok(Frame::Garbled(why)) => {
                 self.killed_here = true;
@@ -429,7 +427,13 @@ fn read_frames(mut pipe: impl Read, structures: bool, sender: &mpsc::Sender<Fram
                 Some(batch) => Frame::Batch(Batch { journal: payload, ..batch }),
                 None => Frame::Garbled("a journal without events".into()),
             },
-            FRAME_FINISHED => Frame::Finished(String::from_utf8_lossy(&payload).into_owned()),
+            FRAME_FINISHED => Frame::Finished(match payload.split_first() {
+                None => Ok(()),
+                Some((&FINISHED_BAD_INPUT, message)) => {
+                    Err(JobError::Input(ConfigError::Invalid(String::from_utf8_lossy(message).into_owned())))
+                }
+                Some((_, message)) => Err(JobError::Fault(String::from_utf8_lossy(message).into_owned())),
+            }),
             other => Frame::Garbled(format!("an unknown frame `{}`", other as char)),
         };
         let last = !matches!(frame, Frame::Batch(_));
@@ -464,5 +468,37 @@ fn forward_stderr(stderr: impl Read, tail: &Mutex<Vec<u8>>, console: &Console) {
             }
         }
         console.line(&String::from_utf8_lossy(&line));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The result a frame `F` carries: nothing, bad input or a fault.
+    fn finished(payload: &[u8]) -> Result<(), JobError> {
+        let mut bytes = vec![FRAME_FINISHED];
+        bytes.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+        bytes.extend_from_slice(payload);
+        let (sender, receiver) = mpsc::channel();
+        read_frames(&bytes[..], false, &sender);
+        match receiver.try_recv() {
+            Ok(Frame::Finished(result)) => result,
+            _ => panic!("no result frame"),
+        }
+    }
+
+    /// A worker's end tells bad input from a smallscope fault, as the run's exit does.
+    #[test]
+    fn a_jobs_end_keeps_its_kind_across_the_pipe() {
+        assert_eq!(finished(b""), Ok(()));
+        let input = finished(b"Iscope must be at least 1");
+        assert!(matches!(&input, Err(JobError::Input(e)) if e.to_string() == "scope must be at least 1"), "{input:?}");
+        assert_eq!(
+            finished(b"Xresuming: structure 3 could not be rebuilt"),
+            Err(JobError::Fault("resuming: structure 3 could not be rebuilt".into()))
+        );
+        let fault: RunError = JobError::Fault("x".into()).into();
+        assert!(matches!(fault, RunError::Fault(_)), "{fault}");
     }
 }

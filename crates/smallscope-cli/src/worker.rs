@@ -12,7 +12,8 @@
 //!
 //! The pipe carries frames: a tag byte, a little-endian `u32` length, then
 //! the payload. `B` is a commit's events as NDJSON, followed by `J`, its
-//! journal; `F` is the job's result, `""` or an error message.
+//! journal; `F` is the job's result: empty when it ran to its end, else
+//! `I` (bad input) or `X` (a fault) and the message.
 
 use std::fs::File;
 use std::io::Write;
@@ -25,7 +26,9 @@ use std::sync::{mpsc, Arc};
 use anyhow::Context as _;
 use smallscope::events::{write_ndjson, Fold};
 use smallscope::order::{JobOrder, Order as _};
-use smallscope::runner::{spawn_engine, EngineMessage, Flight, Job, Killed, Resumption, StopFlag, USER_CODE_STACK};
+use smallscope::runner::{
+    spawn_engine, EngineMessage, Flight, Job, JobError, Killed, Resumption, StopFlag, USER_CODE_STACK,
+};
 use smallscope_args::{Exit, WORKER_DIR_VAR, WORKER_MEMORY_LIMIT_VAR};
 
 use crate::staging::{load_committed, map_flight, FLIGHT, KILLED, ORDER};
@@ -36,6 +39,9 @@ pub const FLIGHT_SLOTS: usize = 64;
 pub const FRAME_EVENTS: u8 = b'B';
 pub const FRAME_JOURNAL: u8 = b'J';
 pub const FRAME_FINISHED: u8 = b'F';
+/// The first byte of an `F` frame that carries an error: bad input, or a fault.
+pub const FINISHED_BAD_INPUT: u8 = b'I';
+pub const FINISHED_FAULT: u8 = b'X';
 
 /// The staging folder, when this process is a worker.
 pub fn worker_dir() -> Option<PathBuf> {
@@ -197,8 +203,17 @@ fn write_frames(mut pipe: File, receiver: &mpsc::Receiver<EngineMessage>) -> boo
                 false
             }
             EngineMessage::Finished(result) => {
-                let message = result.err().map(|e| e.to_string()).unwrap_or_default();
-                frame(&mut out, FRAME_FINISHED, |out| out.extend_from_slice(message.as_bytes()));
+                frame(&mut out, FRAME_FINISHED, |out| match result {
+                    Ok(()) => {}
+                    Err(JobError::Input(error)) => {
+                        out.push(FINISHED_BAD_INPUT);
+                        out.extend_from_slice(error.to_string().as_bytes());
+                    }
+                    Err(JobError::Fault(why)) => {
+                        out.push(FINISHED_FAULT);
+                        out.extend_from_slice(why.as_bytes());
+                    }
+                });
                 true
             }
         };

@@ -77,7 +77,7 @@ use std::hash::BuildHasher as _;
 use crate::api::other::OtherStructures;
 use crate::api::{OtherValue, StdTraits, Subject};
 use crate::events::{Configuration, Event, Note, RunStarted, Sink, Stop};
-use crate::runner::{Job, Killed, Start, StopFlag};
+use crate::runner::{Job, JobError, Killed, Start, StopFlag};
 use crate::ConfigError;
 use engine::{Context, Search};
 
@@ -152,7 +152,7 @@ impl<T: Subject + StdTraits> BeapiJob<T> {
 impl<T: Subject + StdTraits> Job for BeapiJob<T> {
     type Fold = BeapiReport;
 
-    fn run(&self, start: Start<'_, BeapiReport>, out: &mut dyn Sink) -> Result<(), ConfigError> {
+    fn run(&self, start: Start<'_, BeapiReport>, out: &mut dyn Sink) -> Result<(), JobError> {
         self.config.validate()?;
         let resumed = start.resume.filter(|report| !report.run.is_empty());
         let ChosenBuilders { names: builders, notes, seconds: identification_seconds } = match resumed {

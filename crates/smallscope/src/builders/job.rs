@@ -9,8 +9,7 @@ use super::{identify_cached, Genetic, Identified, Method};
 use crate::api::{StdTraits, Subject};
 use crate::beapi::{BeapiConfig, BuilderMethod};
 use crate::events::{Configuration, Counts, Event, Fold, RunFinished, RunStarted, Sink, Stop};
-use crate::runner::{Job, Start};
-use crate::ConfigError;
+use crate::runner::{Job, JobError, Start};
 
 /// What `smallscope builders` runs with.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -92,7 +91,7 @@ impl<T: Subject + StdTraits> IdentifyJob<T> {
 impl<T: Subject + StdTraits> Job for IdentifyJob<T> {
     type Fold = IdentificationReport;
 
-    fn run(&self, start: Start<'_, IdentificationReport>, out: &mut dyn Sink) -> Result<(), ConfigError> {
+    fn run(&self, start: Start<'_, IdentificationReport>, out: &mut dyn Sink) -> Result<(), JobError> {
         let started = Instant::now();
         let config = &self.settings.beapi;
         config.validate()?;

@@ -2,6 +2,7 @@
 //! the report they fold into.
 
 use super::{CompareOptions, CompareRegistration, CompareSettings, Comparison, Difference, Side};
+use crate::runner::JobError;
 use crate::ConfigError;
 use std::time::Instant;
 
@@ -70,7 +71,7 @@ impl crate::runner::Job for CompareJob {
         &self,
         _start: crate::runner::Start<'_, ComparisonReport>,
         out: &mut dyn crate::events::Sink,
-    ) -> Result<(), ConfigError> {
+    ) -> Result<(), JobError> {
         use crate::events::{Configuration, Counts, Event, RunFinished, RunStarted, Stop};
         let started = Instant::now();
         let configuration = Configuration::Compare(self.settings.clone());

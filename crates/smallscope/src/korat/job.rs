@@ -15,8 +15,7 @@ use crate::events::{
     Configuration, Counts, During, Event, Failure, FailureGroups, FailureKind, Fold, Input, LevelStats, Note, Progress,
     Rebuild, RunFinished, RunStarted, Sink, Stop, StructureFound, Witness,
 };
-use crate::runner::{Job, Killed, Start, StopFlag};
-use crate::ConfigError;
+use crate::runner::{Job, JobError, Killed, Start, StopFlag};
 
 /// A Korat run's settings.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -347,7 +346,7 @@ type GroupKey = (FailureKind, crate::events::During, String, Option<String>);
 impl Job for KoratJob {
     type Fold = KoratReport;
 
-    fn run(&self, start: Start<'_, KoratReport>, out: &mut dyn Sink) -> Result<(), ConfigError> {
+    fn run(&self, start: Start<'_, KoratReport>, out: &mut dyn Sink) -> Result<(), JobError> {
         let started = Instant::now();
         let resumed = start.resume.filter(|report| !report.run.is_empty());
         let mut counts = Counts::default();

@@ -69,7 +69,7 @@ use regex::Regex;
 
 use crate::api::{Operation, OtherDomains, StdTraits, Subject};
 use crate::events::{Configuration, Event, Note, RunFinished, RunStarted, Shrink, Sink, Stop};
-use crate::runner::{Job, Observer, RunError, Start, DEFAULT_CALL_TIMEOUT};
+use crate::runner::{Job, JobError, Observer, RunError, Start, DEFAULT_CALL_TIMEOUT};
 use crate::sequence::{Operand, Program};
 use crate::ConfigError;
 use execute::Executor;
@@ -178,7 +178,7 @@ impl<T: Subject + StdTraits> RandomJob<T> {
 impl<T: Subject + StdTraits> Job for RandomJob<T> {
     type Fold = RandomReport;
 
-    fn run(&self, start: Start<'_, RandomReport>, out: &mut dyn Sink) -> Result<(), ConfigError> {
+    fn run(&self, start: Start<'_, RandomReport>, out: &mut dyn Sink) -> Result<(), JobError> {
         let config = &self.config;
         config.validate()?;
         let mut ops = api_operations::<T>(config)?;
@@ -198,10 +198,10 @@ impl<T: Subject + StdTraits> Job for RandomJob<T> {
         let mut generator = Generator::new(config, exec.memoized(), traits, outlet, others);
         match resumed {
             Some(report) => {
-                generator.restore(start.journal).map_err(ConfigError::Invalid)?;
+                generator.restore(start.journal).map_err(JobError::Fault)?;
                 let at = report.resume.as_ref().map_or(0, |r| r.sequences);
                 if generator.counts.explored != at {
-                    return Err(ConfigError::Invalid(format!(
+                    return Err(JobError::Fault(format!(
                         "resuming: the journal ends at sequence {} but the events at {at}",
                         generator.counts.explored
                     )));

@@ -37,8 +37,8 @@ pub use capture::{assume_failed, drop_captured, run_captured, take_drop_panic, O
 pub use flight::{Address, Flight, UserCode};
 pub use killed::{KillGroup, Killed, OTHER_API_RUNS};
 pub use supervise::{
-    Attempt, Batch, Control, Death, Ending, Job, Launch, Next, Observer, RunError, Start, StopFlag, Supervisor,
-    DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_REPEATS, MAX_FLAKY,
+    Attempt, Batch, Control, Death, Ending, Job, JobError, Launch, Next, Observer, RunError, Start, StopFlag,
+    Supervisor, DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_REPEATS, MAX_FLAKY,
 };
 pub use thread::{run_in_thread, spawn_engine, thread_attempt, EngineMessage, Resumption, USER_CODE_STACK};
 pub use witness::returns_within;

@@ -82,7 +82,19 @@ impl<F> Copy for Start<'_, F> {}
 pub trait Job: Send + Sync + 'static {
     /// What its events fold into: its report, and what it resumes from.
     type Fold: Fold + Clone + Send + 'static;
-    fn run(&self, start: Start<'_, Self::Fold>, sink: &mut dyn Sink) -> Result<(), ConfigError>;
+    fn run(&self, start: Start<'_, Self::Fold>, sink: &mut dyn Sink) -> Result<(), JobError>;
+}
+
+/// Why a job ended without its result: what it was given, or smallscope.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum JobError {
+    /// Its settings or subject cannot be run: bad input.
+    #[error(transparent)]
+    Input(#[from] ConfigError),
+    /// The engine could not go on (a resume whose journal does not fit its
+    /// events, a structure that cannot be rebuilt): a smallscope fault.
+    #[error("{0}")]
+    Fault(String),
 }
 
 /// The events of one commit.
@@ -100,7 +112,7 @@ pub enum Next {
     /// Nothing new yet.
     Idle,
     /// The job returned.
-    Finished(Result<(), ConfigError>),
+    Finished(Result<(), JobError>),
     /// The process running it died.
     Died(Death),
     /// The process ran out of memory outside the code under test: the run
@@ -184,6 +196,8 @@ pub enum Ending {
 pub enum RunError {
     #[error(transparent)]
     Config(#[from] ConfigError),
+    #[error("smallscope could not go on: {0}")]
+    Fault(String),
     #[error("starting a worker: {0}")]
     Launch(String),
     #[error(
@@ -197,6 +211,15 @@ pub enum RunError {
     TooManyRestarts(u32),
     #[error("the worker was killed from outside ({0}): what the run committed is kept, and --resume carries it on")]
     Lost(String),
+}
+
+impl From<JobError> for RunError {
+    fn from(error: JobError) -> Self {
+        match error {
+            JobError::Input(error) => RunError::Config(error),
+            JobError::Fault(why) => RunError::Fault(why),
+        }
+    }
 }
 
 /// Starts an attempt that carries on from what a supervisor committed.

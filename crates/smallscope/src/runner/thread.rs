@@ -12,9 +12,8 @@ use std::time::Duration;
 
 use super::flight::Flight;
 use super::killed::Killed;
-use super::supervise::{Attempt, Batch, Ending, Job, Next, Observer, RunError, Start, StopFlag, Supervisor};
+use super::supervise::{Attempt, Batch, Ending, Job, JobError, Next, Observer, RunError, Start, StopFlag, Supervisor};
 use crate::events::{Event, Fold, Note, Sink, Stop};
-use crate::ConfigError;
 
 /// Runs `job` on threads of this process until it finishes, surviving calls
 /// that do not return within `call_timeout`: each is reported by the job as
@@ -67,7 +66,7 @@ pub const USER_CODE_STACK: usize = 256 << 20;
 /// What an engine thread sends: each commit, then the job's result.
 pub enum EngineMessage {
     Batch(Batch),
-    Finished(Result<(), ConfigError>),
+    Finished(Result<(), JobError>),
 }
 
 /// Where an engine thread starts: what was committed before it, and the
@@ -266,7 +265,7 @@ mod tests {
 
     impl Job for HangsOnEveryInput {
         type Fold = Notes;
-        fn run(&self, start: Start<'_, Notes>, sink: &mut dyn Sink) -> Result<(), ConfigError> {
+        fn run(&self, start: Start<'_, Notes>, sink: &mut dyn Sink) -> Result<(), JobError> {
             let from = start.resume.map_or(0, |notes| notes.notes.len() as u64);
             for input in from + 1..=1000 {
                 let address = Address { run: 0, input, detail: 0 };

@@ -24,7 +24,7 @@ use crate::events::{
     Counts, During, Event, Failure, FailureGroups, FailureKind, LevelStats, Note, Progress, RunFinished, Sink, Stop,
 };
 use crate::heap::{CloneAudit, Linearizer, PairNumbers, Schema};
-use crate::runner::{Address, Killed, StopFlag};
+use crate::runner::{Address, JobError, Killed, StopFlag};
 use crate::sequence::{Literal, Step};
 use crate::ConfigError;
 
@@ -339,7 +339,7 @@ impl<'a, T: Subject> Search<'a, T> {
 
     /// Carries on from the last commit of `report`: its structures are known,
     /// the values the search still extends are rebuilt by replaying them.
-    pub(super) fn resume(&mut self, report: &BeapiReport) -> Result<(), ConfigError> {
+    pub(super) fn resume(&mut self, report: &BeapiReport) -> Result<(), JobError> {
         let resume = report.resume.clone().unwrap_or_default();
         self.structures = report.structures.iter().map(|s| s.step.clone()).collect();
         self.objects = (0..self.structures.len()).map(|_| None).collect();
@@ -368,8 +368,8 @@ impl<'a, T: Subject> Search<'a, T> {
             if !by_print {
                 let value = value
                     .as_ref()
-                    .ok_or_else(|| ConfigError::Invalid(format!("resuming: structure {index} could not be rebuilt")))?;
-                let keys = self.keys_of(value).map_err(|e| ConfigError::Invalid(e.to_string()))?;
+                    .ok_or_else(|| JobError::Fault(format!("resuming: structure {index} could not be rebuilt")))?;
+                let keys = self.keys_of(value).map_err(|e| JobError::Fault(format!("resuming: {e}")))?;
                 if let Some(skips) = self.skips.as_mut().filter(|s| !s.done(index)) {
                     skips.keep(keys.state.fingerprint(), value, structure.step.op);
                 }
