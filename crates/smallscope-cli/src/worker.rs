@@ -66,11 +66,10 @@ extern "C" fn exit_before_the_end() {
 /// folder. The order is the whole job: a worker reads no command line.
 pub fn serve(dir: &Path) -> ExitCode {
     let path = dir.join(ORDER);
-    let order: JobOrder = match std::fs::read_to_string(&path).map_err(anyhow::Error::from).and_then(|text| {
-        serde_json::from_str(&text).with_context(|| format!("reading the order in {}", path.display()))
-    }) {
+    let read = || -> anyhow::Result<JobOrder> { Ok(serde_json::from_str(&std::fs::read_to_string(&path)?)?) };
+    let order = match read().with_context(|| format!("reading {}", path.display())) {
         Ok(order) => order,
-        Err(error) => return cannot_start(dir, &error.context(format!("reading {}", path.display()))),
+        Err(error) => return cannot_start(dir, &error),
     };
     let served = match order {
         JobOrder::Beapi(order) => order.job().map(|job| serve_job(dir, job)),
