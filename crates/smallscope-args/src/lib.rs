@@ -139,6 +139,32 @@ impl CacheArgs {
     }
 }
 
+/// What the arguments of every command that runs one engine hold.
+pub trait EngineArgs {
+    /// The registered name to run.
+    fn subject(&self) -> &str;
+    fn run(&self) -> &RunArgs;
+    fn format(&self) -> Format;
+}
+
+macro_rules! engine_args {
+    ($($args:ty),*) => {$(
+        impl EngineArgs for $args {
+            fn subject(&self) -> &str {
+                &self.subject
+            }
+            fn run(&self) -> &RunArgs {
+                &self.run
+            }
+            fn format(&self) -> Format {
+                self.format
+            }
+        }
+    )*};
+}
+
+engine_args!(beapi::BeapiArgs, builders::BuildersArgs, compare::CompareArgs, korat::KoratArgs, random::RandomArgs);
+
 /// `--format`: how a run command prints its summary.
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {

@@ -1,16 +1,18 @@
 //! `smallscope beapi`: run BEAPI on a registered subject and report.
 
-use smallscope::beapi::{parse_int_range, BeapiConfig, ConfigFile, StateStorage};
+use std::time::Duration;
+
+use smallscope::beapi::{parse_int_range, BeapiConfig, BeapiReport, ConfigFile, StateStorage};
 use smallscope::emit::{rust_failing_tests, rust_tests, write_jsonl, RustTestOptions, Witnesses};
 use smallscope::events::Stop;
 use smallscope::order::BeapiOrder;
 use smallscope_args::beapi::BeapiArgs;
-use smallscope_args::{Exit, Format};
 
+use crate::engine_command::EngineCommand;
 use crate::run::RunOptions;
-use crate::summary::{BeapiSummary, OperationUse, Role};
+use crate::summary::{BeapiSummary, OperationUse, Role, RunFacts};
 use crate::writing::OutputFile;
-use crate::{find_subject, print, program, test_files, BadInput};
+use crate::{find_subject, program, test_files, BadInput};
 
 /// Defaults, then the config file, then flags.
 fn config(args: &BeapiArgs) -> Result<BeapiConfig, BadInput> {
@@ -95,83 +97,127 @@ fn command(args: &BeapiArgs, config: &BeapiConfig) -> String {
     command
 }
 
-/// The run as data: what the supervisor runs, and its workers.
-pub fn order(args: &BeapiArgs) -> Result<BeapiOrder, BadInput> {
-    find_subject(&args.subject)?;
-    let config = config(args)?;
-    let command = Some(command(args, &config));
-    Ok(BeapiOrder { subject: args.subject.clone(), config, command })
+/// `smallscope beapi`, made from its arguments.
+pub struct BeapiCommand<'a> {
+    args: &'a BeapiArgs,
+    order: BeapiOrder,
+    /// Whether the subject has a `rep_ok` (its tests call it).
+    has_rep_ok: bool,
 }
 
-pub fn run(args: &BeapiArgs, options: &RunOptions) -> anyhow::Result<Exit> {
-    test_files::check(&args.tests)?;
-    let file = args.config.as_deref().and_then(|path| ConfigFile::load(path).ok());
-    if let Some(note) = file.and_then(|file| file.old_spellings_note()) {
-        eprintln!("note: {note}");
+impl<'a> BeapiCommand<'a> {
+    pub fn new(args: &'a BeapiArgs) -> Result<Self, BadInput> {
+        test_files::check(&args.tests)?;
+        let file = args.config.as_deref().and_then(|path| ConfigFile::load(path).ok());
+        if let Some(note) = file.and_then(|file| file.old_spellings_note()) {
+            eprintln!("note: {note}");
+        }
+        let has_rep_ok = find_subject(&args.subject)?.subject().has_rep_ok();
+        let config = config(args)?;
+        let command = Some(command(args, &config));
+        let order = BeapiOrder { subject: args.subject.clone(), config, command };
+        Ok(BeapiCommand { args, order, has_rep_ok })
     }
-    let order = order(args)?;
-    let subject = find_subject(&args.subject)?.subject();
-    let options = options.timed(order.config.time_limit);
-    let mut finished = crate::run::run(&order, &options)?;
-    let report = &std::mem::take(&mut finished.fold);
-    let stop = finished.stop(report.stop);
-    let replay = report.command.clone().or(order.command).unwrap_or_default();
-    let facts = finished.facts(report.run.clone(), stop, replay.clone());
-    let summary = BeapiSummary {
-        subject: args.subject.clone(),
-        type_name: report.subject.clone(),
-        engine: "beapi".into(),
-        scope: report.scope,
-        builders: report.builders.clone(),
-        checked: report.checked.clone(),
-        structures: report.structure_count(),
-        explored: report.explored,
-        checked_calls: report.checked_calls,
-        operations: crate::summary::OperationUse::of(report),
-        misuses: report.misuses,
-        out_of_scope: report.out_of_scope,
-        failures: report.failure_count(),
-        failure_groups: report.failures.clone(),
-        levels: report.levels.clone(),
-        seconds: report.seconds,
-        timed_out: stop == Stop::TimeLimit,
-        notes: report.notes.clone(),
-        run: facts,
-    };
-    let mut files = Vec::new();
-    if args.run.out.is_some() {
-        files.push(OutputFile::lines("structures.jsonl", |out| write_jsonl(report, out)));
-        files.push(crate::report::Page::beapi(&summary, report).file());
+
+    fn test_options(&self, report: &BeapiReport, replay: &str, options: &RunOptions) -> RustTestOptions {
+        RustTestOptions {
+            command: test_files::regenerate(&self.args.tests, replay),
+            omit: report.config.as_ref().map(|c| c.omit.clone()).unwrap_or_default(),
+            has_rep_ok: self.has_rep_ok,
+            max_tests: self.args.max_tests,
+            witnesses: match self.args.tests.emit_failing_tests {
+                Some(_) => Witnesses::Apart,
+                None => Witnesses::Ignored,
+            },
+            hang_seconds: options.hang_seconds(),
+            ..RustTestOptions::default()
+        }
     }
-    let summary = finished.write(&args.run, files, summary, |s| &mut s.run)?;
-    let options = RustTestOptions {
-        command: test_files::regenerate(&args.tests, &replay),
-        omit: report.config.as_ref().map(|c| c.omit.clone()).unwrap_or_default(),
-        has_rep_ok: subject.has_rep_ok(),
-        max_tests: args.max_tests,
-        witnesses: match args.tests.emit_failing_tests {
-            Some(_) => Witnesses::Apart,
-            None => Witnesses::Ignored,
-        },
-        hang_seconds: options.hang_seconds(),
-        ..RustTestOptions::default()
-    };
-    finished.write_more("tests", || {
+}
+
+impl EngineCommand for BeapiCommand<'_> {
+    type Args = BeapiArgs;
+    type Order = BeapiOrder;
+    type Summary = BeapiSummary;
+    const NAME: &'static str = "beapi";
+
+    fn args(&self) -> &BeapiArgs {
+        self.args
+    }
+    fn order(&self) -> &BeapiOrder {
+        &self.order
+    }
+    fn time_limit(&self) -> Option<Duration> {
+        self.order.config.time_limit
+    }
+    fn ended(report: &BeapiReport) -> (String, Option<Stop>) {
+        (report.run.clone(), report.stop)
+    }
+    /// The job's command names the builders it found.
+    fn replay(&self, report: &BeapiReport) -> String {
+        report.command.clone().or(self.order.command.clone()).unwrap_or_default()
+    }
+
+    fn summarize(&self, report: &BeapiReport, run: RunFacts) -> Option<BeapiSummary> {
+        Some(BeapiSummary {
+            subject: self.args.subject.clone(),
+            type_name: report.subject.clone(),
+            engine: "beapi".into(),
+            scope: report.scope,
+            builders: report.builders.clone(),
+            checked: report.checked.clone(),
+            structures: report.structure_count(),
+            explored: report.explored,
+            checked_calls: report.checked_calls,
+            operations: OperationUse::of(report),
+            misuses: report.misuses,
+            out_of_scope: report.out_of_scope,
+            failures: report.failure_count(),
+            failure_groups: report.failures.clone(),
+            levels: report.levels.clone(),
+            seconds: report.seconds,
+            timed_out: run.stop == Stop::TimeLimit,
+            notes: report.notes.clone(),
+            run,
+        })
+    }
+
+    fn files<'a>(
+        &self,
+        summary: &BeapiSummary,
+        report: &'a BeapiReport,
+        _: &RunOptions,
+    ) -> anyhow::Result<Vec<OutputFile<'a>>> {
+        Ok(vec![
+            OutputFile::lines("structures.jsonl", |out| write_jsonl(report, out)),
+            crate::report::Page::beapi(summary, report).file(),
+        ])
+    }
+
+    fn wants_tests(&self, _: &BeapiReport) -> bool {
+        self.args.tests.any()
+    }
+
+    fn write_tests(&self, summary: &BeapiSummary, report: &BeapiReport, options: &RunOptions) -> anyhow::Result<()> {
+        let options = self.test_options(report, &summary.run.replay, options);
         test_files::write(
-            &args.tests,
+            &self.args.tests,
             summary.run.stop,
             || rust_tests(report, &options),
-            || rust_failing_tests(report, &options, args.tests.ignore_failing_tests),
+            || rust_failing_tests(report, &options, self.args.tests.ignore_failing_tests),
         )
-    })?;
-    match args.format {
-        Format::Json => print(serde_json::to_string(&summary)?)?,
-        Format::Text => print_text(&summary)?,
     }
-    Ok(finished.exit(!report.failures.is_empty()))
+
+    fn text(&self, summary: &BeapiSummary, _: &BeapiReport) -> String {
+        text(summary)
+    }
+
+    fn found(&self, summary: &BeapiSummary) -> bool {
+        !summary.failure_groups.is_empty()
+    }
 }
 
-fn print_text(summary: &BeapiSummary) -> anyhow::Result<()> {
+fn text(summary: &BeapiSummary) -> String {
     if summary.builders.is_empty() {
         // Stopped while builders were identified: no search to tell of.
         let mut text = format!("smallscope beapi {}: stopped before the search began", summary.subject);
@@ -179,7 +225,7 @@ fn print_text(summary: &BeapiSummary) -> anyhow::Result<()> {
             text.push_str(&format!("\nnote: {note}"));
         }
         crate::run::finish_text(&mut text, &summary.run, None);
-        return print(text);
+        return text;
     }
     let mut text = format!(
         "smallscope beapi {}: scope {}, builders {}\n",
@@ -227,5 +273,5 @@ fn print_text(summary: &BeapiSummary) -> anyhow::Result<()> {
         text.push_str(&format!("\n  witness ({} calls): {}", failure.witness.calls, failure.witness.text));
     }
     crate::run::finish_text(&mut text, &summary.run, None);
-    print(text)
+    text
 }

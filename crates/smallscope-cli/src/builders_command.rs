@@ -2,15 +2,17 @@
 //! the genetic algorithm), detect its observers, cache the result for
 //! `--builders auto`, and compare what the builders reach with the whole API.
 
+use std::time::Duration;
+
 use smallscope::beapi::{parse_int_range, BeapiConfig, BuilderMethod, Builders};
-use smallscope::builders::{Identification, IdentifySettings, Role};
+use smallscope::builders::{Identification, IdentificationReport, IdentifySettings, Role};
+use smallscope::events::Stop;
 use smallscope::order::BuildersOrder;
 use smallscope_args::builders::{BuildersArgs, MethodArg};
-use smallscope_args::{Exit, Format};
 
-use crate::run::RunOptions;
-use crate::summary::BuildersSummary;
-use crate::{find_subject, print, program, BadInput};
+use crate::engine_command::EngineCommand;
+use crate::summary::{BuildersSummary, RunFacts};
+use crate::{find_subject, program, BadInput};
 
 fn settings(args: &BuildersArgs) -> Result<IdentifySettings, BadInput> {
     let mut beapi = BeapiConfig {
@@ -58,35 +60,54 @@ fn command(args: &BuildersArgs) -> String {
     command
 }
 
-/// The run as data: what the supervisor runs, and its workers.
-pub fn order(args: &BuildersArgs) -> Result<BuildersOrder, BadInput> {
-    find_subject(&args.subject)?;
-    Ok(BuildersOrder { subject: args.subject.clone(), settings: settings(args)?, command: Some(command(args)) })
+/// `smallscope builders`, made from its arguments.
+pub struct BuildersCommand<'a> {
+    args: &'a BuildersArgs,
+    order: BuildersOrder,
+    type_name: &'static str,
 }
 
-pub fn run(args: &BuildersArgs, options: &RunOptions) -> anyhow::Result<Exit> {
-    let order = order(args)?;
-    let subject = find_subject(&args.subject)?.subject();
-    let options = options.timed(order.settings.beapi.time_limit);
-    let mut finished = crate::run::run(&order, &options)?;
-    let report = std::mem::take(&mut finished.fold);
-    let stop = finished.stop(report.stop);
-    let facts = finished.facts(report.run.clone(), stop, command(args));
-    let Some(identification) = report.identification else {
-        // Interrupted before a result: say so, with the facts.
-        let mut text = format!("smallscope builders {}: stopped ({}) before a result", args.subject, stop.describe());
-        crate::run::finish_text(&mut text, &facts, None);
-        print(text)?;
-        return Ok(finished.exit(false));
-    };
-    let seed = (args.method == MethodArg::Ga).then_some(args.seed);
-    let summary = BuildersSummary::new(&args.subject, subject.type_name(), identification, seed, facts);
-    let summary = finished.write(&args.run, Vec::new(), summary, |s| &mut s.run)?;
-    match args.format {
-        Format::Json => print(serde_json::to_string(&summary)?)?,
-        Format::Text => print(text(&summary))?,
+impl<'a> BuildersCommand<'a> {
+    pub fn new(args: &'a BuildersArgs) -> Result<Self, BadInput> {
+        let type_name = find_subject(&args.subject)?.subject().type_name();
+        let order =
+            BuildersOrder { subject: args.subject.clone(), settings: settings(args)?, command: Some(command(args)) };
+        Ok(BuildersCommand { args, order, type_name })
     }
-    Ok(finished.exit(false))
+}
+
+impl EngineCommand for BuildersCommand<'_> {
+    type Args = BuildersArgs;
+    type Order = BuildersOrder;
+    type Summary = BuildersSummary;
+    const NAME: &'static str = "builders";
+
+    fn args(&self) -> &BuildersArgs {
+        self.args
+    }
+    fn order(&self) -> &BuildersOrder {
+        &self.order
+    }
+    fn time_limit(&self) -> Option<Duration> {
+        self.order.settings.beapi.time_limit
+    }
+    fn ended(report: &IdentificationReport) -> (String, Option<Stop>) {
+        (report.run.clone(), report.stop)
+    }
+
+    fn summarize(&self, report: &IdentificationReport, run: RunFacts) -> Option<BuildersSummary> {
+        let seed = (self.args.method == MethodArg::Ga).then_some(self.args.seed);
+        let identification = report.identification.clone()?;
+        Some(BuildersSummary::new(&self.args.subject, self.type_name, identification, seed, run))
+    }
+
+    fn text(&self, summary: &BuildersSummary, _: &IdentificationReport) -> String {
+        text(summary)
+    }
+
+    fn found(&self, _: &BuildersSummary) -> bool {
+        false
+    }
 }
 
 fn text(summary: &BuildersSummary) -> String {
@@ -134,13 +155,7 @@ fn text(summary: &BuildersSummary) -> String {
 }
 
 impl BuildersSummary {
-    fn new(
-        subject: &str,
-        type_name: &str,
-        identification: Identification,
-        seed: Option<u64>,
-        run: crate::RunFacts,
-    ) -> Self {
+    fn new(subject: &str, type_name: &str, identification: Identification, seed: Option<u64>, run: RunFacts) -> Self {
         let Identification { identified, structures_builders, structures_api, seconds, from_cache } = identification;
         BuildersSummary {
             subject: subject.to_owned(),

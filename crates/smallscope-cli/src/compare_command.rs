@@ -2,16 +2,18 @@
 //! those an invariant admits (Korat, SR), at the same scope.
 
 use smallscope::compare::{
-    find_comparison, registered_comparisons, CompareOptions, CompareSettings, Comparison, Verdict, Witness,
+    find_comparison, registered_comparisons, CompareOptions, CompareSettings, Comparison, ComparisonReport, Verdict,
+    Witness,
 };
+use smallscope::events::Stop;
 use smallscope::order::CompareOrder;
 use smallscope_args::compare::CompareArgs;
-use smallscope_args::{Exit, Format};
 
+use crate::engine_command::EngineCommand;
 use crate::run::RunOptions;
-use crate::summary::{CompareSummary, Sides, WitnessSummary};
+use crate::summary::{CompareSummary, RunFacts, Sides, WitnessSummary};
 use crate::writing::OutputFile;
-use crate::{print, program, BadInput};
+use crate::{program, BadInput};
 
 /// The two sides, as named in files, and as told.
 const SIDES: [(&str, &str); 2] = [("api", "only the API builds"), ("invariant", "only the invariant admits")];
@@ -74,60 +76,91 @@ fn command(args: &CompareArgs, settings: &CompareSettings) -> String {
     command
 }
 
-/// The run as data: what the supervisor runs, and its workers.
-pub fn order(args: &CompareArgs) -> Result<CompareOrder, BadInput> {
-    let (settings, options) = settings(args)?;
-    let command = Some(command(args, &settings));
-    Ok(CompareOrder {
-        subject: args.subject.clone(),
-        scope: settings.scope,
-        invariant: settings.invariant,
-        options,
-        command,
-    })
+/// `smallscope compare`, made from its arguments.
+pub struct CompareCommand<'a> {
+    args: &'a CompareArgs,
+    order: CompareOrder,
 }
 
-pub fn run(args: &CompareArgs, options: &RunOptions) -> anyhow::Result<Exit> {
-    let order = order(args)?;
-    let settings = order.settings();
-    let mut finished = crate::run::run(&order, options)?;
-    let report = std::mem::take(&mut finished.fold);
-    let comparison = &report.comparison;
-    let stop = finished.stop(report.stop);
-    let facts = finished.facts(report.run.clone(), stop, command(args, &settings));
-    let mut files = Vec::new();
-    let mut witnesses: Sides<Vec<WitnessSummary>> = Sides::default();
-    for (side, (name, _)) in SIDES.iter().enumerate() {
-        let shown = shown(comparison, side, args.witnesses);
-        let list = if side == 0 { &mut witnesses.only_api } else { &mut witnesses.only_invariant };
-        for (k, (index, witness)) in shown.into_iter().enumerate() {
-            let mut summary =
-                WitnessSummary { position: index + 1, witness: witness.clone(), dot_file: None, svg_file: None };
-            if args.run.out.is_some() {
-                let stem = format!("witness-{name}-{}", k + 1);
-                if let Some(dot) = &witness.dot {
-                    files.push(OutputFile::bytes(format!("{stem}.dot"), dot.clone().into_bytes()));
-                    summary.dot_file = Some(format!("{stem}.dot"));
-                }
-                if let Some(svg) = &witness.svg {
-                    files.push(OutputFile::bytes(format!("{stem}.svg"), svg.clone().into_bytes()));
-                    summary.svg_file = Some(format!("{stem}.svg"));
+impl<'a> CompareCommand<'a> {
+    pub fn new(args: &'a CompareArgs) -> Result<Self, BadInput> {
+        let (settings, options) = settings(args)?;
+        let command = Some(command(args, &settings));
+        let order = CompareOrder {
+            subject: args.subject.clone(),
+            scope: settings.scope,
+            invariant: settings.invariant,
+            options,
+            command,
+        };
+        Ok(CompareCommand { args, order })
+    }
+}
+
+impl EngineCommand for CompareCommand<'_> {
+    type Args = CompareArgs;
+    type Order = CompareOrder;
+    type Summary = CompareSummary;
+    const NAME: &'static str = "compare";
+
+    fn args(&self) -> &CompareArgs {
+        self.args
+    }
+    fn order(&self) -> &CompareOrder {
+        &self.order
+    }
+    fn ended(report: &ComparisonReport) -> (String, Option<Stop>) {
+        (report.run.clone(), report.stop)
+    }
+
+    /// The witnesses shown, each with its picture's file names in `--out`.
+    fn summarize(&self, report: &ComparisonReport, run: RunFacts) -> Option<CompareSummary> {
+        let comparison = &report.comparison;
+        let mut witnesses: Sides<Vec<WitnessSummary>> = Sides::default();
+        for (side, (name, _)) in SIDES.iter().enumerate() {
+            let list = if side == 0 { &mut witnesses.only_api } else { &mut witnesses.only_invariant };
+            for (k, (index, witness)) in shown(comparison, side, self.args.witnesses).into_iter().enumerate() {
+                let file = |extension: &str, picture: &Option<String>| {
+                    let named = self.args.run.out.is_some() && picture.is_some();
+                    named.then(|| format!("witness-{name}-{}.{extension}", k + 1))
+                };
+                list.push(WitnessSummary {
+                    position: index + 1,
+                    dot_file: file("dot", &witness.dot),
+                    svg_file: file("svg", &witness.svg),
+                    witness: witness.clone(),
+                });
+            }
+        }
+        Some(CompareSummary::new(&self.args.subject, comparison, witnesses, run))
+    }
+
+    fn files<'a>(
+        &self,
+        summary: &CompareSummary,
+        _: &'a ComparisonReport,
+        _: &RunOptions,
+    ) -> anyhow::Result<Vec<OutputFile<'a>>> {
+        let mut files = Vec::new();
+        for shown in summary.witnesses.only_api.iter().chain(&summary.witnesses.only_invariant) {
+            for (file, picture) in [(&shown.dot_file, &shown.witness.dot), (&shown.svg_file, &shown.witness.svg)] {
+                if let (Some(file), Some(picture)) = (file, picture) {
+                    files.push(OutputFile::bytes(file.clone(), picture.clone().into_bytes()));
                 }
             }
-            list.push(summary);
         }
+        files.push(OutputFile::bytes("comparison.json", (serde_json::to_string_pretty(summary)? + "\n").into_bytes()));
+        files.push(crate::report::Page::compare(summary).file());
+        Ok(files)
     }
-    let summary = CompareSummary::new(&args.subject, comparison, witnesses, facts);
-    if args.run.out.is_some() {
-        files.push(OutputFile::bytes("comparison.json", (serde_json::to_string_pretty(&summary)? + "\n").into_bytes()));
-        files.push(crate::report::Page::compare(&summary).file());
+
+    fn text(&self, summary: &CompareSummary, report: &ComparisonReport) -> String {
+        text(summary, &report.comparison)
     }
-    let summary = finished.write(&args.run, files, summary, |s| &mut s.run)?;
-    match args.format {
-        Format::Json => print(serde_json::to_string(&summary)?)?,
-        Format::Text => print(text(&summary, comparison))?,
+
+    fn found(&self, summary: &CompareSummary) -> bool {
+        summary.verdict != Verdict::Equal
     }
-    Ok(finished.exit(comparison.verdict != Verdict::Equal))
 }
 
 /// The witnesses shown on one side.

@@ -1,15 +1,18 @@
 //! `smallscope korat`: run Korat on a registered model and report.
 
 use std::sync::Arc;
+use std::time::Duration;
 
-use smallscope::korat::{find_korat_subject, registered_korat_subjects, KoratSettings, Space};
+use smallscope::events::Stop;
+use smallscope::korat::{find_korat_subject, registered_korat_subjects, KoratReport, KoratSettings, Space};
 use smallscope::order::KoratOrder;
 use smallscope_args::korat::KoratArgs;
-use smallscope_args::{Exit, Format};
 
+use crate::engine_command::EngineCommand;
 use crate::run::RunOptions;
-use crate::summary::KoratSummary;
-use crate::{print, program, BadInput};
+use crate::summary::{KoratSummary, RunFacts};
+use crate::writing::OutputFile;
+use crate::{program, BadInput};
 
 /// The scope: --scope, else the config file's.
 fn scope_of(args: &KoratArgs) -> Result<u32, BadInput> {
@@ -27,7 +30,7 @@ fn scope_of(args: &KoratArgs) -> Result<u32, BadInput> {
     Ok(scope)
 }
 
-fn time_limit(args: &KoratArgs) -> Result<Option<std::time::Duration>, BadInput> {
+fn time_limit(args: &KoratArgs) -> Result<Option<Duration>, BadInput> {
     Ok(args.time_limit.as_deref().map(|t| smallscope::parse_duration("--time-limit", t)).transpose()?)
 }
 
@@ -53,20 +56,30 @@ fn command(args: &KoratArgs, scope: u32) -> String {
     command
 }
 
-/// The run as data: what the supervisor runs, and its workers.
-pub fn order(args: &KoratArgs) -> Result<KoratOrder, BadInput> {
-    let scope = scope_of(args)?;
-    space_at(&args.subject, scope)?;
-    let settings = KoratSettings {
-        threads: args.threads,
-        prune_eq_classes: !args.no_eq_pruning,
-        record: args.run.out.is_some(),
-        ascending: args.ascending,
-        time_limit: time_limit(args)?,
-        pictures: args.pictures.drawn(&args.run),
-        ..KoratSettings::new(scope)
-    };
-    Ok(KoratOrder { subject: args.subject.clone(), settings, command: Some(command(args, scope)) })
+/// `smallscope korat`, made from its arguments.
+pub struct KoratCommand<'a> {
+    args: &'a KoratArgs,
+    order: KoratOrder,
+    /// Candidates in the whole space, for the summary.
+    space_size: f64,
+}
+
+impl<'a> KoratCommand<'a> {
+    pub fn new(args: &'a KoratArgs) -> Result<Self, BadInput> {
+        let scope = scope_of(args)?;
+        let space_size = space_at(&args.subject, scope)?.size();
+        let settings = KoratSettings {
+            threads: args.threads,
+            prune_eq_classes: !args.no_eq_pruning,
+            record: args.run.out.is_some(),
+            ascending: args.ascending,
+            time_limit: time_limit(args)?,
+            pictures: args.pictures.drawn(&args.run),
+            ..KoratSettings::new(scope)
+        };
+        let order = KoratOrder { subject: args.subject.clone(), settings, command: Some(command(args, scope)) };
+        Ok(KoratCommand { args, order, space_size })
+    }
 }
 
 /// One line of a Korat run's `structures.jsonl`: a valid candidate.
@@ -78,75 +91,93 @@ struct CandidateRecord<'a> {
     fields: &'a [Option<i64>],
 }
 
-pub fn run(args: &KoratArgs, options: &RunOptions) -> anyhow::Result<Exit> {
-    let order = order(args)?;
-    let scope = order.settings.scope;
-    let space_size = space_at(&args.subject, scope)?.size();
-    let mut finished = crate::run::run(&order, &options.timed(order.settings.time_limit))?;
-    let report = std::mem::take(&mut finished.fold);
-    let stop = finished.stop(report.stop);
-    let pruned = !args.no_eq_pruning && !report.classes.is_empty();
-    let facts = finished.facts(report.run.clone(), stop, order.command.clone().unwrap_or_default());
-    let summary = KoratSummary {
-        subject: args.subject.clone(),
-        type_name: report.model.clone(),
-        engine: if pruned { "korat+" } else { "korat" }.into(),
-        scope,
-        structures: report.found,
-        explored: report.explored,
-        seconds: report.seconds,
-        space_size,
-        classes: report.classes.len(),
-        failures: report.failures.iter().map(|f| f.count).sum(),
-        failure_groups: report.failures.clone(),
-        notes: report.notes.clone(),
-        run: facts,
-    };
-    let mut files = Vec::new();
-    if args.run.out.is_some() {
-        files.push(crate::writing::OutputFile::lines("structures.jsonl", |out| {
+impl EngineCommand for KoratCommand<'_> {
+    type Args = KoratArgs;
+    type Order = KoratOrder;
+    type Summary = KoratSummary;
+    const NAME: &'static str = "korat";
+
+    fn args(&self) -> &KoratArgs {
+        self.args
+    }
+    fn order(&self) -> &KoratOrder {
+        &self.order
+    }
+    fn time_limit(&self) -> Option<Duration> {
+        self.order.settings.time_limit
+    }
+    fn ended(report: &KoratReport) -> (String, Option<Stop>) {
+        (report.run.clone(), report.stop)
+    }
+
+    fn summarize(&self, report: &KoratReport, run: RunFacts) -> Option<KoratSummary> {
+        let pruned = !self.args.no_eq_pruning && !report.classes.is_empty();
+        Some(KoratSummary {
+            subject: self.args.subject.clone(),
+            type_name: report.model.clone(),
+            engine: if pruned { "korat+" } else { "korat" }.into(),
+            scope: self.order.settings.scope,
+            structures: report.found,
+            explored: report.explored,
+            seconds: report.seconds,
+            space_size: self.space_size,
+            classes: report.classes.len(),
+            failures: report.failures.iter().map(|f| f.count).sum(),
+            failure_groups: report.failures.clone(),
+            notes: report.notes.clone(),
+            run,
+        })
+    }
+
+    fn files<'a>(
+        &self,
+        summary: &KoratSummary,
+        report: &'a KoratReport,
+        _: &RunOptions,
+    ) -> anyhow::Result<Vec<OutputFile<'a>>> {
+        let structures = OutputFile::lines("structures.jsonl", |out| {
             for (index, fields) in report.structures.iter().enumerate() {
                 serde_json::to_writer(&mut *out, &CandidateRecord { index, fields })?;
                 out.write_all(b"\n")?;
             }
             Ok(())
-        }));
-        files.push(crate::report::Page::korat(&summary, &report).file());
+        });
+        Ok(vec![structures, crate::report::Page::korat(summary, report).file()])
     }
-    let summary = finished.write(&args.run, files, summary, |s| &mut s.run)?;
-    match args.format {
-        Format::Json => print(serde_json::to_string(&summary)?)?,
-        Format::Text => {
-            let mut text = format!(
-                "smallscope korat {}: scope {}, {} fields, space of {:.3e} candidates\n",
-                summary.subject,
-                summary.scope,
-                report.fields.len(),
-                summary.space_size
-            );
-            text.push_str(&format!(
-                "total: {} structures, {} candidates explored, {:.3} s ({:.0} candidates/s)",
-                summary.structures,
-                summary.explored,
-                summary.seconds,
-                summary.explored as f64 / summary.seconds.max(1e-9)
-            ));
-            if summary.classes > 0 {
-                text.push_str(&format!("\nequivalence classes covered: {}", summary.classes));
-            }
-            if summary.run.stop.is_early() {
-                text.push_str(&format!("\nstopped early ({}): the search is incomplete", summary.run.stop_text()));
-            }
-            for note in &summary.notes {
-                text.push_str(&format!("\nnote: {note}"));
-            }
-            for (i, failure) in summary.failure_groups.iter().enumerate() {
-                text.push_str(&format!("\n\nfailure {}: {} ({} candidates)", i + 1, failure.describe(), failure.count));
-                text.push_str(&format!("\n  candidate: {}", failure.witness.text));
-            }
-            crate::run::finish_text(&mut text, &summary.run, None);
-            print(text)?;
+
+    fn text(&self, summary: &KoratSummary, report: &KoratReport) -> String {
+        let mut text = format!(
+            "smallscope korat {}: scope {}, {} fields, space of {:.3e} candidates\n",
+            summary.subject,
+            summary.scope,
+            report.fields.len(),
+            summary.space_size
+        );
+        text.push_str(&format!(
+            "total: {} structures, {} candidates explored, {:.3} s ({:.0} candidates/s)",
+            summary.structures,
+            summary.explored,
+            summary.seconds,
+            summary.explored as f64 / summary.seconds.max(1e-9)
+        ));
+        if summary.classes > 0 {
+            text.push_str(&format!("\nequivalence classes covered: {}", summary.classes));
         }
+        if summary.run.stop.is_early() {
+            text.push_str(&format!("\nstopped early ({}): the search is incomplete", summary.run.stop_text()));
+        }
+        for note in &summary.notes {
+            text.push_str(&format!("\nnote: {note}"));
+        }
+        for (i, failure) in summary.failure_groups.iter().enumerate() {
+            text.push_str(&format!("\n\nfailure {}: {} ({} candidates)", i + 1, failure.describe(), failure.count));
+            text.push_str(&format!("\n  candidate: {}", failure.witness.text));
+        }
+        crate::run::finish_text(&mut text, &summary.run, None);
+        text
     }
-    Ok(finished.exit(!summary.failure_groups.is_empty()))
+
+    fn found(&self, summary: &KoratSummary) -> bool {
+        !summary.failure_groups.is_empty()
+    }
 }

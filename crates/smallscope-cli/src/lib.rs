@@ -47,6 +47,8 @@ mod bounds;
 mod builders_bench;
 mod builders_command;
 mod compare_command;
+mod engine_command;
+mod guard;
 mod korat_command;
 mod memory;
 mod process;
@@ -74,6 +76,12 @@ use std::process::ExitCode;
 
 use clap::Parser as _;
 use smallscope_args::{Cli, Command, Exit, ListArgs};
+
+use beapi_command::BeapiCommand;
+use builders_command::BuildersCommand;
+use compare_command::CompareCommand;
+use korat_command::KoratCommand;
+use random_command::RandomCommand;
 
 #[global_allocator]
 static ALLOCATOR: alloc::Counting = alloc::Counting;
@@ -183,12 +191,12 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
         Command::Beapi(args) => {
             let options =
                 run::RunOptions { structures: args.run.out.is_some() || args.tests.any(), ..options(&args.run)? };
-            beapi_command::run(args, &options)
+            engine_command::run(BeapiCommand::new(args)?, &options)
         }
-        Command::Korat(args) => korat_command::run(args, &options(&args.run)?),
-        Command::Random(args) => random_command::run(args, &options(&args.run)?),
-        Command::Compare(args) => compare_command::run(args, &options(&args.run)?),
-        Command::Builders(args) => builders_command::run(args, &options(&args.run)?),
+        Command::Korat(args) => engine_command::run(KoratCommand::new(args)?, &options(&args.run)?),
+        Command::Random(args) => engine_command::run(RandomCommand::new(args)?, &options(&args.run)?),
+        Command::Compare(args) => engine_command::run(CompareCommand::new(args)?, &options(&args.run)?),
+        Command::Builders(args) => engine_command::run(BuildersCommand::new(args)?, &options(&args.run)?),
         Command::Suite(args) => {
             let run = RunArgs { out: None, resume: false, memory_limit_mb: args.memory_limit_mb };
             suite_command::run(args, &options(&run)?)

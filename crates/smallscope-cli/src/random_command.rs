@@ -1,15 +1,18 @@
 //! `smallscope random`: directed random testing of a registered subject.
 
+use std::time::Duration;
+
 use smallscope::emit::{random_error_tests, random_regression_tests, RandomTestOptions};
+use smallscope::events::Stop;
 use smallscope::order::RandomOrder;
 use smallscope::random::{IndexPruning, RandomConfig, RandomReport};
 use smallscope_args::random::RandomArgs;
-use smallscope_args::{Exit, Format};
 
+use crate::engine_command::EngineCommand;
 use crate::run::RunOptions;
-use crate::summary::RandomSummary;
+use crate::summary::{RandomSummary, RunFacts};
 use crate::writing::OutputFile;
-use crate::{find_subject, print, program, test_files, BadInput};
+use crate::{find_subject, program, test_files, BadInput};
 
 fn config(args: &RandomArgs) -> Result<RandomConfig, BadInput> {
     let mut config = RandomConfig { seed: args.seed, ..RandomConfig::default() };
@@ -47,10 +50,29 @@ fn config(args: &RandomArgs) -> Result<RandomConfig, BadInput> {
     Ok(config)
 }
 
-/// The run as data: what the supervisor runs, and its workers.
-pub fn order(args: &RandomArgs) -> Result<RandomOrder, BadInput> {
-    find_subject(&args.subject)?;
-    Ok(RandomOrder { subject: args.subject.clone(), config: config(args)?, command: Some(replay_base(args)) })
+/// `smallscope random`, made from its arguments.
+pub struct RandomCommand<'a> {
+    args: &'a RandomArgs,
+    order: RandomOrder,
+}
+
+impl<'a> RandomCommand<'a> {
+    pub fn new(args: &'a RandomArgs) -> Result<Self, BadInput> {
+        test_files::check(&args.tests)?;
+        find_subject(&args.subject)?;
+        let order =
+            RandomOrder { subject: args.subject.clone(), config: config(args)?, command: Some(replay_base(args)) };
+        Ok(RandomCommand { args, order })
+    }
+
+    fn test_options(&self, command: String, ignore_failing: bool, options: &RunOptions) -> RandomTestOptions {
+        RandomTestOptions {
+            command,
+            subject: self.args.subject.clone(),
+            ignore_failing,
+            hang_seconds: options.hang_seconds(),
+        }
+    }
 }
 
 /// `--ints`' items: ranges `A..B` (B excluded), as `beapi` takes them, and single values.
@@ -101,91 +123,122 @@ fn replay_base(args: &RandomArgs) -> String {
     command
 }
 
-pub fn run(args: &RandomArgs, options: &RunOptions) -> anyhow::Result<Exit> {
-    test_files::check(&args.tests)?;
-    let order = order(args)?;
-    // The default limit too is hard, and a hang costs a tenth of it.
-    let options = options.timed(order.config.effective_time_limit());
-    let hang_seconds = options.hang_seconds();
-    let mut finished = crate::run::run(&order, &options)?;
-    let report = std::mem::take(&mut finished.fold);
-    let stop = finished.stop(report.stop);
-    // Tests only of a run that started: they name its subject's type.
-    let started = !report.run.is_empty();
-    let mut replay = replay_base(args);
-    match report.sequences > 0 {
-        true => replay.push_str(&format!(" --sequences {}", report.sequences)),
-        // Nothing was committed: the limits given repeat the run.
-        false => {
-            if let Some(sequences) = args.sequences {
-                replay.push_str(&format!(" --sequences {sequences}"));
-            }
-            if let Some(limit) = &args.time_limit {
-                replay.push_str(&format!(" --time-limit {limit}"));
+impl EngineCommand for RandomCommand<'_> {
+    type Args = RandomArgs;
+    type Order = RandomOrder;
+    type Summary = RandomSummary;
+    const NAME: &'static str = "random";
+
+    fn args(&self) -> &RandomArgs {
+        self.args
+    }
+    fn order(&self) -> &RandomOrder {
+        &self.order
+    }
+    /// The default limit too is hard, and a hang costs a tenth of it.
+    fn time_limit(&self) -> Option<Duration> {
+        self.order.config.effective_time_limit()
+    }
+    fn ended(report: &RandomReport) -> (String, Option<Stop>) {
+        (report.run.clone(), report.stop)
+    }
+
+    /// The sequences committed repeat the run exactly, where a time limit would not.
+    fn replay(&self, report: &RandomReport) -> String {
+        let mut replay = replay_base(self.args);
+        match report.sequences > 0 {
+            true => replay.push_str(&format!(" --sequences {}", report.sequences)),
+            // Nothing was committed: the limits given repeat the run.
+            false => {
+                if let Some(sequences) = self.args.sequences {
+                    replay.push_str(&format!(" --sequences {sequences}"));
+                }
+                if let Some(limit) = &self.args.time_limit {
+                    replay.push_str(&format!(" --time-limit {limit}"));
+                }
             }
         }
+        replay
     }
-    let facts = finished.facts(report.run.clone(), stop, replay.clone());
-    let summary = RandomSummary {
-        subject: args.subject.clone(),
-        type_name: report.subject.clone(),
-        engine: "random".into(),
-        seed: args.seed,
-        sequences: report.sequences,
-        sequences_per_second: report.sequences_per_second(),
-        illegal: report.illegal,
-        redundant: report.redundant,
-        legal: report.legal,
-        stored: report.stored,
-        largest_structure: report.largest_structure,
-        failure_groups: report.failure_groups.clone(),
-        failure_group_count: report.failure_groups.len(),
-        regression_test_count: report.regression_tests.len(),
-        seconds: report.seconds,
-        stopped_by: facts.stop_text(),
-        contracts: report.contracts.clone(),
-        notes: report.notes.clone(),
-        run: facts,
-    };
-    let mut files = Vec::new();
-    if let Some(dir) = args.run.out.as_ref().filter(|_| started) {
-        let command = match crate::files_implied() {
-            true => replay.clone(),
-            false => format!("{replay} --out {}", dir.display()),
-        };
-        let options = RandomTestOptions { command, subject: args.subject.clone(), ignore_failing: false, hang_seconds };
-        files.push(OutputFile::bytes("error_tests.rs", random_error_tests(&report, &options).into_bytes()));
-        files.push(OutputFile::bytes("regression_tests.rs", random_regression_tests(&report, &options).into_bytes()));
-        files.push(OutputFile::bytes(
-            "failures.json",
-            (serde_json::to_string_pretty(&report.failure_groups)? + "\n").into_bytes(),
-        ));
+
+    fn summarize(&self, report: &RandomReport, run: RunFacts) -> Option<RandomSummary> {
+        Some(RandomSummary {
+            subject: self.args.subject.clone(),
+            type_name: report.subject.clone(),
+            engine: "random".into(),
+            seed: self.args.seed,
+            sequences: report.sequences,
+            sequences_per_second: report.sequences_per_second(),
+            illegal: report.illegal,
+            redundant: report.redundant,
+            legal: report.legal,
+            stored: report.stored,
+            largest_structure: report.largest_structure,
+            failure_groups: report.failure_groups.clone(),
+            failure_group_count: report.failure_groups.len(),
+            regression_test_count: report.regression_tests.len(),
+            seconds: report.seconds,
+            stopped_by: run.stop_text(),
+            contracts: report.contracts.clone(),
+            notes: report.notes.clone(),
+            run,
+        })
     }
-    if args.run.out.is_some() {
-        files.push(crate::report::Page::random(&summary, &report).file());
+
+    fn files<'a>(
+        &self,
+        summary: &RandomSummary,
+        report: &'a RandomReport,
+        options: &RunOptions,
+    ) -> anyhow::Result<Vec<OutputFile<'a>>> {
+        let mut files = Vec::new();
+        // Tests only of a run that started: they name its subject's type.
+        if let Some(dir) = self.args.run.out.as_ref().filter(|_| started(report)) {
+            let replay = &summary.run.replay;
+            let command = match crate::files_implied() {
+                true => replay.clone(),
+                false => format!("{replay} --out {}", dir.display()),
+            };
+            let options = self.test_options(command, false, options);
+            files.push(OutputFile::bytes("error_tests.rs", random_error_tests(report, &options).into_bytes()));
+            files
+                .push(OutputFile::bytes("regression_tests.rs", random_regression_tests(report, &options).into_bytes()));
+            files.push(OutputFile::bytes(
+                "failures.json",
+                (serde_json::to_string_pretty(&report.failure_groups)? + "\n").into_bytes(),
+            ));
+        }
+        files.push(crate::report::Page::random(summary, report).file());
+        Ok(files)
     }
-    let summary = finished.write(&args.run, files, summary, |s| &mut s.run)?;
-    if started {
-        let options = RandomTestOptions {
-            command: test_files::regenerate(&args.tests, &replay),
-            subject: args.subject.clone(),
-            ignore_failing: args.tests.ignore_failing_tests,
-            hang_seconds,
-        };
-        finished.write_more("tests", || {
-            test_files::write(
-                &args.tests,
-                stop,
-                || random_regression_tests(&report, &options),
-                || random_error_tests(&report, &options),
-            )
-        })?;
+
+    fn wants_tests(&self, report: &RandomReport) -> bool {
+        self.args.tests.any() && started(report)
     }
-    match args.format {
-        Format::Json => print(serde_json::to_string_pretty(&summary)?)?,
-        Format::Text => print(text(args, &summary, &report))?,
+
+    fn write_tests(&self, summary: &RandomSummary, report: &RandomReport, options: &RunOptions) -> anyhow::Result<()> {
+        let command = test_files::regenerate(&self.args.tests, &summary.run.replay);
+        let options = self.test_options(command, self.args.tests.ignore_failing_tests, options);
+        test_files::write(
+            &self.args.tests,
+            summary.run.stop,
+            || random_regression_tests(report, &options),
+            || random_error_tests(report, &options),
+        )
     }
-    Ok(finished.exit(!report.failure_groups.is_empty()))
+
+    fn text(&self, summary: &RandomSummary, report: &RandomReport) -> String {
+        text(self.args, summary, report)
+    }
+
+    fn found(&self, summary: &RandomSummary) -> bool {
+        !summary.failure_groups.is_empty()
+    }
+}
+
+/// Whether the run started: its subject's type is known.
+fn started(report: &RandomReport) -> bool {
+    !report.run.is_empty()
 }
 
 fn text(args: &RandomArgs, summary: &RandomSummary, report: &RandomReport) -> String {

@@ -14,11 +14,12 @@ use smallscope::runner::{
     thread_attempt, Attempt, Batch, Control, Ending, Job, Killed, Observer, RunError, Supervisor,
 };
 
+use crate::guard::Guard;
 use crate::process::ProcessAttempt;
-use crate::progress::{Console, Watch};
+use crate::progress::{Console, Progress};
 use crate::signals::Interrupts;
-use crate::staging::Staging;
-use crate::summary::RunFacts;
+use crate::staging::{Keeper, Staging};
+use crate::summary::{RunFacts, Summary};
 use crate::writing::{write_outputs, Budget, OutputFile, WRITING_GRACE};
 use crate::{BadInput, RunArgs};
 use smallscope_args::Exit;
@@ -188,9 +189,11 @@ pub fn run_observed<O: Order>(
             unreported: None,
         });
     }
-    let mut watch = Watch::new(console.clone(), &mut staging, interrupts, options.isolation);
-    watch.time_limit = options.time_limit;
-    watch.memory_limit = options.memory_limit.filter(|_| options.isolation);
+    let mut keeper = Keeper::new(&mut staging);
+    let mut progress = Progress::new(console.clone(), options.isolation);
+    // In process, the allocator holds the whole process to the limit.
+    let own_memory_limit = options.memory_limit.filter(|_| options.isolation);
+    let mut guard = Guard::new(console.clone(), interrupts, options.time_limit, own_memory_limit);
     let worker_peak = Arc::new(AtomicU64::new(0));
     let mut launch = |s: &Supervisor<O::Fold>| -> Result<Box<dyn Attempt>, RunError> {
         if options.isolation {
@@ -207,9 +210,11 @@ pub fn run_observed<O: Order>(
             thread_attempt(job.clone(), s)
         }
     };
-    let result = supervisor.run(&mut launch, &mut Both(&mut watch, observer));
+    // The commit is kept before anyone else hears of it, and a failed
+    // write stops the run before a signal or a limit would.
+    let result = supervisor.run(&mut launch, &mut Observers(vec![&mut keeper, &mut guard, &mut progress, observer]));
     console.finish();
-    let staging_error = watch.error.take();
+    let staging_error = keeper.error.take();
     let (stopped, trouble) = match result {
         Ok(Ending::Finished) => (None, None),
         Ok(Ending::Abandoned) => (Some(Stop::Interrupted), None),
@@ -290,14 +295,13 @@ impl<F> Finished<F> {
     /// folder: gone when the run is over and its files whole, kept when it
     /// can be resumed or its files were cut short. Returns the summary as
     /// written.
-    pub fn write<S: serde::Serialize>(
+    pub fn write<S: Summary>(
         &mut self,
         args: &RunArgs,
         mut files: Vec<OutputFile<'_>>,
         mut summary: S,
-        facts: impl Fn(&mut S) -> &mut RunFacts,
     ) -> anyhow::Result<S> {
-        let stop = facts(&mut summary).stop;
+        let stop = summary.facts().stop;
         let mut partial = Vec::new();
         if let Some(out) = &args.out {
             files.push(OutputFile::lines("events.ndjson", self.staging.copy_events()));
@@ -306,7 +310,7 @@ impl<F> Finished<F> {
             }
             let resume = self.resume_command();
             partial = write_outputs(out, files, &self.budget, |written, partial| {
-                let facts = facts(&mut summary);
+                let facts = summary.facts();
                 facts.files = written;
                 facts.partial = partial.to_vec();
                 if !partial.is_empty() {
@@ -352,23 +356,20 @@ impl<F> Finished<F> {
     }
 }
 
-/// Two observers: both hear everything; the first's control comes first.
-struct Both<'a, 'b>(&'a mut dyn Observer, &'b mut dyn Observer);
+/// Observers in turn: each hears everything; the first control that is
+/// not `Continue` is the run's.
+struct Observers<'a>(Vec<&'a mut dyn Observer>);
 
-impl Observer for Both<'_, '_> {
+impl Observer for Observers<'_> {
     fn batch(&mut self, batch: &Batch) {
-        self.0.batch(batch);
-        self.1.batch(batch);
+        self.0.iter_mut().for_each(|observer| observer.batch(batch));
     }
     fn killed(&mut self, killed: &Killed) {
-        self.0.killed(killed);
-        self.1.killed(killed);
+        self.0.iter_mut().for_each(|observer| observer.killed(killed));
     }
     fn poll(&mut self) -> Control {
-        match self.0.poll() {
-            Control::Continue => self.1.poll(),
-            control => control,
-        }
+        let mut controls = self.0.iter_mut().map(|observer| observer.poll());
+        controls.find(|control| *control != Control::Continue).unwrap_or(Control::Continue)
     }
 }
 

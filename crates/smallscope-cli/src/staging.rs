@@ -32,7 +32,7 @@ use anyhow::Context as _;
 use smallscope::emit::write_atomically;
 use smallscope::events::{read_ndjson, write_ndjson, Event, Fold, Stop};
 use smallscope::order::JobOrder;
-use smallscope::runner::{resume_log, Batch, Flight};
+use smallscope::runner::{resume_log, Batch, Control, Flight, Killed, Observer};
 
 use crate::BadInput;
 
@@ -413,6 +413,43 @@ pub fn map_flight(file: &File) -> std::io::Result<Arc<Flight>> {
         let slice = std::slice::from_raw_parts(map.as_ptr().cast::<AtomicU64>(), words);
         Flight::mapped_by(slice, Box::new(map))
     })
+}
+
+/// The observer that makes a supervised run durable: it stages each commit
+/// before it is folded, and saves the checkpoint when a worker dies (the
+/// next one resumes from it). A write that fails stops the run: what it
+/// finds from then on could not be kept.
+pub struct Keeper<'a> {
+    staging: &'a mut Staging,
+    /// The first write that failed.
+    pub error: Option<anyhow::Error>,
+}
+
+impl<'a> Keeper<'a> {
+    pub fn new(staging: &'a mut Staging) -> Self {
+        Keeper { staging, error: None }
+    }
+}
+
+impl Observer for Keeper<'_> {
+    fn batch(&mut self, batch: &Batch) {
+        if let Err(error) = self.staging.append(batch) {
+            self.error.get_or_insert(error);
+        }
+    }
+
+    fn killed(&mut self, _: &Killed) {
+        if let Err(error) = self.staging.save() {
+            self.error.get_or_insert(error);
+        }
+    }
+
+    fn poll(&mut self) -> Control {
+        match self.error {
+            Some(_) => Control::Abandon,
+            None => Control::Continue,
+        }
+    }
 }
 
 #[cfg(test)]

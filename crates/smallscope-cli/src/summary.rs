@@ -79,6 +79,24 @@ impl RunFacts {
     }
 }
 
+/// A command's summary: serialized as `summary.json` and `--format json`,
+/// with the facts of the run every summary holds.
+pub trait Summary: serde::Serialize {
+    fn facts(&mut self) -> &mut RunFacts;
+}
+
+macro_rules! summaries {
+    ($($summary:ty),*) => {$(
+        impl Summary for $summary {
+            fn facts(&mut self) -> &mut RunFacts {
+                &mut self.run
+            }
+        }
+    )*};
+}
+
+summaries!(BuildersSummary, BeapiSummary, KoratSummary, RandomSummary, CompareSummary);
+
 /// `smallscope builders --format json`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct BuildersSummary {

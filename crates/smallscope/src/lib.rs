@@ -49,6 +49,7 @@ mod generate;
 pub mod heap;
 pub mod korat;
 pub mod order;
+mod other_values;
 pub mod random;
 pub mod runner;
 pub mod sequence;

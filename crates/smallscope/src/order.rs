@@ -56,6 +56,8 @@ pub trait Order: Clone + Into<JobOrder> {
     type Fold: Fold + Clone + Send + 'static;
     /// The engine's job, in this process.
     fn job(&self) -> Result<Arc<dyn Job<Fold = Self::Fold>>, ConfigError>;
+    /// The command that repeats the run, when the order came from one.
+    fn command(&self) -> Option<&str>;
 }
 
 /// A BEAPI run of the subject registered as `subject`.
@@ -112,6 +114,9 @@ fn subject(name: &str) -> Result<&'static crate::api::Registration, ConfigError>
 
 impl Order for BeapiOrder {
     type Fold = BeapiReport;
+    fn command(&self) -> Option<&str> {
+        self.command.as_deref()
+    }
     fn job(&self) -> Result<Arc<dyn Job<Fold = BeapiReport>>, ConfigError> {
         let subject = subject(&self.subject)?.subject();
         Ok(subject.beapi(self.config.clone(), self.subject.clone(), self.command.clone()))
@@ -120,6 +125,9 @@ impl Order for BeapiOrder {
 
 impl Order for KoratOrder {
     type Fold = KoratReport;
+    fn command(&self) -> Option<&str> {
+        self.command.as_deref()
+    }
     fn job(&self) -> Result<Arc<dyn Job<Fold = KoratReport>>, ConfigError> {
         let name = &self.subject;
         let registration = find_korat_subject(name)
@@ -145,6 +153,9 @@ impl Order for KoratOrder {
 
 impl Order for RandomOrder {
     type Fold = RandomReport;
+    fn command(&self) -> Option<&str> {
+        self.command.as_deref()
+    }
     fn job(&self) -> Result<Arc<dyn Job<Fold = RandomReport>>, ConfigError> {
         let subject = subject(&self.subject)?.subject();
         Ok(subject.random(self.config.clone(), self.subject.clone(), self.command.clone()))
@@ -160,6 +171,9 @@ impl CompareOrder {
 
 impl Order for CompareOrder {
     type Fold = ComparisonReport;
+    fn command(&self) -> Option<&str> {
+        self.command.as_deref()
+    }
     fn job(&self) -> Result<Arc<dyn Job<Fold = ComparisonReport>>, ConfigError> {
         let registration = find_comparison(&self.subject)
             .ok_or_else(|| ConfigError::Invalid(format!("no comparison registered as `{}`", self.subject)))?;
@@ -169,6 +183,9 @@ impl Order for CompareOrder {
 
 impl Order for BuildersOrder {
     type Fold = IdentificationReport;
+    fn command(&self) -> Option<&str> {
+        self.command.as_deref()
+    }
     fn job(&self) -> Result<Arc<dyn Job<Fold = IdentificationReport>>, ConfigError> {
         let subject = subject(&self.subject)?.subject();
         Ok(subject.builders(self.settings.clone(), self.subject.clone(), self.command.clone()))

@@ -5,7 +5,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use super::other::{build_in_place, OtherArg, OtherSubject};
-use super::{Access, IntKind, ListForm, ParamKind, Subject};
+use super::{IntKind, ListForm, ParamKind, Subject};
 
 /// An argument, in the slot of the parameter it is for.
 #[derive(Debug)]
@@ -259,21 +259,5 @@ impl<'a> Primitive<'a> for String {
     const KIND: ParamKind = ParamKind::Str;
     fn from_arg<T>(arg: &'a mut Arg<T>) -> Self {
         <&str>::from_arg(arg).to_owned()
-    }
-}
-
-impl<'a, S: Subject> Primitive<'a> for &'a S {
-    const KIND: ParamKind = ParamKind::Other(Access::Ref);
-    const OTHER: Option<OtherSubject> = Some(OtherSubject::of::<S>());
-    fn from_arg<T>(arg: &'a mut Arg<T>) -> Self {
-        arg.other_mut()
-    }
-}
-
-impl<'a, S: Subject> Primitive<'a> for &'a mut S {
-    const KIND: ParamKind = ParamKind::Other(Access::Mut);
-    const OTHER: Option<OtherSubject> = Some(OtherSubject::of::<S>());
-    fn from_arg<T>(arg: &'a mut Arg<T>) -> Self {
-        arg.other_mut()
     }
 }

@@ -58,17 +58,15 @@ pub struct OtherSubject {
 }
 
 /// A BEAPI run of one other subject: its structures, and why the run stopped.
-type RunOther = fn(&BeapiConfig, &[Killed], Option<&StopFlag>) -> Result<(OtherStructures, Stop), ConfigError>;
+pub(crate) type RunOther =
+    fn(&BeapiConfig, &[Killed], Option<&StopFlag>) -> Result<(OtherStructures, Stop), ConfigError>;
 
 impl OtherSubject {
-    /// The structures of `S`; used by `#[smallscope::api]` through
-    /// [`Primitive::OTHER`](super::Primitive::OTHER).
-    pub const fn of<S: super::Subject>() -> Self {
-        OtherSubject {
-            type_id: TypeId::of::<S>,
-            type_name: std::any::type_name::<S>,
-            structures: crate::beapi::other_structures::<S>,
-        }
+    /// The type `S` whose structures `structures` works out; used by
+    /// `#[smallscope::api]` through [`Primitive::OTHER`](super::Primitive::OTHER)
+    /// (`crate::other_values` passes BEAPI's run).
+    pub(crate) const fn new<S: 'static>(structures: RunOther) -> Self {
+        OtherSubject { type_id: TypeId::of::<S>, type_name: std::any::type_name::<S>, structures }
     }
 
     pub fn type_name(&self) -> &'static str {

@@ -56,6 +56,7 @@
 mod config;
 mod engine;
 mod report;
+mod resume;
 mod skips;
 mod state_graph;
 mod states;
@@ -64,7 +65,8 @@ pub use config::{
     parse_int_range, BeapiConfig, BuilderMethod, Builders, BuildersSetting, Check, ConfigFile, StateStorage,
 };
 pub use report::{BeapiReport, Structure};
-pub use state_graph::StateGraph;
+pub use resume::Resume;
+pub use state_graph::{Reach, StateGraph};
 pub use states::{fingerprint, StateSet};
 
 pub use crate::events::LevelStats;
@@ -80,38 +82,6 @@ use crate::events::{Configuration, Event, Note, RunStarted, Sink, Stop};
 use crate::runner::{Job, JobError, Killed, Start, StopFlag};
 use crate::ConfigError;
 use engine::{Context, Search};
-
-/// Where a BEAPI run is at a commit: the level, its frontier and the engine's
-/// choice of how to rebuild stored structures. The counts are in the
-/// [`Progress`](crate::events::Progress) event that carries it.
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Resume {
-    pub level: u32,
-    /// The first structure made at this level.
-    pub level_start: u64,
-    /// The first structure of the level before (the frontier ends at `level_start`).
-    pub frontier_start: u64,
-    /// Sequences executed before this level.
-    pub level_explored: u64,
-    /// Checked calls made before this level.
-    #[serde(default)]
-    pub level_checked: u64,
-    /// Seconds into the run when this level started.
-    pub level_seconds: f64,
-    /// Stored structures are rebuilt by replay (`Clone` was shallow or failed).
-    pub replay: bool,
-    pub clone_checks: u32,
-    pub clones_looked_at: u32,
-    /// The collection fields whose bound a note told of.
-    #[serde(default)]
-    pub collections: Vec<String>,
-    /// Calls each collection bound dropped, by `Class.field`.
-    #[serde(default)]
-    pub cut: Vec<(String, u64)>,
-    /// The skipped fields a note said were merged.
-    #[serde(default)]
-    pub skips: Vec<String>,
-}
 
 /// The builders a run uses, chosen by the layer above the engine (named,
 /// all, or identified: see [`crate::builders::resolve`]).
@@ -186,18 +156,6 @@ impl<T: Subject + StdTraits> Job for BeapiJob<T> {
         search.run();
         Ok(())
     }
-}
-
-/// What a set of builders reaches at a scope: what builders
-/// identification scores a candidate set by.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
-pub struct Reach {
-    /// Values in the field extensions of the structures made (with
-    /// `config.graphs`; else 0).
-    pub field_values: usize,
-    /// Structures made, variants included: a builder that only reaches
-    /// hidden state (a `remove` that fills a free list) counts.
-    pub structures: usize,
 }
 
 /// What BEAPI reaches with `builders` under `config`, and why it stopped:

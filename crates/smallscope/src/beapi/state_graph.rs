@@ -13,7 +13,17 @@
 //! edges out of the states reached per subset: what makes the genetic
 //! algorithm's hundreds of fitness measures affordable.
 
-use super::Reach;
+/// What a set of builders reaches at a scope: what builders
+/// identification scores a candidate set by.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+pub struct Reach {
+    /// Values in the field extensions of the structures made (with
+    /// `config.graphs`; else 0).
+    pub field_values: usize,
+    /// Structures made, variants included: a builder that only reaches
+    /// hidden state (a `remove` that fills a free list) counts.
+    pub structures: usize,
+}
 
 /// Calls between states, and the field-extension pairs of each state.
 #[derive(Debug, Default)]

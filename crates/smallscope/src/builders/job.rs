@@ -5,21 +5,11 @@
 use std::marker::PhantomData;
 use std::time::Instant;
 
-use super::{identify_cached, Genetic, Identified, Method};
+use super::{identify_cached, Genetic, Identification, IdentifySettings, Method};
 use crate::api::{StdTraits, Subject};
 use crate::beapi::{BeapiConfig, BuilderMethod};
 use crate::events::{Configuration, Counts, Event, Fold, RunFinished, RunStarted, Sink, Stop};
 use crate::runner::{Job, JobError, Start};
-
-/// What `smallscope builders` runs with.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct IdentifySettings {
-    /// The scope, domains and cache; `scope` is the identification scope.
-    pub beapi: BeapiConfig,
-    pub method: BuilderMethod,
-    /// The genetic algorithm's seed (hill climbing uses none).
-    pub seed: u64,
-}
 
 impl IdentifySettings {
     /// The method, with the seed for the genetic algorithm.
@@ -29,21 +19,6 @@ impl IdentifySettings {
             BuilderMethod::Genetic => Method::Genetic(Genetic { seed: self.seed, ..Genetic::default() }),
         }
     }
-}
-
-/// What identification found, and what the whole API reaches for comparison.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Identification {
-    #[serde(flatten)]
-    pub identified: Identified,
-    /// Structures the builders make at the scope.
-    pub structures_builders: usize,
-    /// Structures the whole API makes at the scope: equal when the builders
-    /// are sufficient there.
-    pub structures_api: usize,
-    /// Seconds identification took (0 when read from the cache).
-    pub seconds: f64,
-    pub from_cache: bool,
 }
 
 /// An identification's events, folded.

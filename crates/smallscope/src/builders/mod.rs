@@ -39,14 +39,17 @@
 mod fitness;
 mod genetic;
 mod hill_climbing;
+mod identified;
 mod job;
 pub mod observers;
+mod strategy;
 
 pub use fitness::{run_number, Fitness, Scorer, Weights};
 pub use genetic::Genetic;
 pub use hill_climbing::HillClimbing;
-pub use job::{Identification, IdentificationReport, IdentifyJob, IdentifySettings};
-pub use observers::{Evidence, MethodRole, Role};
+pub use identified::{Effect, Evidence, Identification, Identified, IdentifySettings, MethodRole, Role};
+pub use job::{IdentificationReport, IdentifyJob};
+pub use strategy::{Choice, Strategy};
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -56,25 +59,6 @@ use crate::beapi::{BeapiConfig, BuilderMethod, Builders, ChosenBuilders};
 use crate::events::Stop;
 use crate::runner::{Killed, StopFlag};
 use crate::ConfigError;
-
-/// A way to choose builders from scored sets.
-pub trait Strategy {
-    /// The short name: `hc`, `ga`.
-    fn name(&self) -> &'static str;
-    /// The chosen set, by operation index, sorted.
-    fn choose(&self, scorer: &Scorer<'_>) -> Result<Choice, ConfigError>;
-}
-
-/// What a strategy chose.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Choice {
-    /// Operation indices, sorted.
-    pub set: Vec<usize>,
-    /// `None` when nothing was scored before a limit.
-    pub fitness: Option<Fitness>,
-    /// Set when a limit or the stop flag ended the search early.
-    pub stopped: Option<Stop>,
-}
 
 /// Which strategy to identify builders with.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -113,51 +97,6 @@ impl Method {
             Method::Genetic(g) => format!("{}:{}:{}:{}:{}", g.seed, g.generations, g.pop_size, g.c_rate, g.m_rate),
         }
     }
-}
-
-/// The outcome of identification.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Identified {
-    /// Method names, in API order.
-    pub builders: Vec<String>,
-    /// Structures they make at `scope`.
-    pub structures: usize,
-    /// Field-extension values they reach at `scope`.
-    #[serde(default)]
-    pub field_values: usize,
-    /// The paper's fitness: field values plus the tie-break term.
-    #[serde(default)]
-    pub fitness: f64,
-    pub scope: u32,
-    /// `hc` or `ga`.
-    #[serde(default = "hill_climbing_name")]
-    pub method: String,
-    /// Methods left out of the search as observers, by name.
-    #[serde(default)]
-    pub observers: Vec<String>,
-    /// Every method's role, with the evidence for each non-observer.
-    #[serde(default)]
-    pub roles: Vec<MethodRole>,
-    /// What the user should know of how identification went.
-    #[serde(default)]
-    pub notes: Vec<String>,
-    /// Sets scored.
-    #[serde(default)]
-    pub evaluations: usize,
-    /// Whether this came from the cache.
-    #[serde(skip)]
-    pub from_cache: bool,
-    /// Seconds identification took (0 when read from the cache).
-    #[serde(skip)]
-    pub seconds: f64,
-    /// Set when a limit or the stop flag ended identification early: the
-    /// builders are then the best set found so far.
-    #[serde(skip)]
-    pub stopped: Option<Stop>,
-}
-
-fn hill_climbing_name() -> String {
-    "hc".into()
 }
 
 /// Identifies builders for `T` with `method`, without the cache. First

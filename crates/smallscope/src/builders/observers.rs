@@ -26,19 +26,7 @@ use crate::runner::{run_captured, Killed, StopFlag, UserCode};
 use crate::sequence::{CallWatch, Program};
 use crate::ConfigError;
 
-/// What observer detection found for one method.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case", tag = "role")]
-pub enum Role {
-    /// Ran `calls` times legally, and never changed an input or made a structure.
-    Observer { calls: u64 },
-    /// Changed an input or made a structure: how, and the calls that show it.
-    Mutator(Evidence),
-    /// The random run never called it legally: nothing is known.
-    Unexercised,
-    /// Detection did not run to the end (see [`Detection::cut_short`]).
-    Unchecked,
-}
+pub use super::identified::{Effect, Evidence, MethodRole, Role};
 
 /// What observer detection found.
 #[derive(Debug, Clone, PartialEq)]
@@ -52,49 +40,6 @@ pub struct Detection {
     /// exact (an observer only slows it), and the job goes on without
     /// running the subject's code at random again.
     pub cut_short: Option<String>,
-}
-
-impl Role {
-    pub fn is_observer(&self) -> bool {
-        matches!(self, Role::Observer { .. })
-    }
-}
-
-/// One method's [`Role`], as observer detection found it.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct MethodRole {
-    pub method: String,
-    #[serde(flatten)]
-    pub role: Role,
-}
-
-/// A call that shows a method is not an observer.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Evidence {
-    pub effect: Effect,
-    /// The calls, as Rust, up to and including the one that showed it.
-    pub calls: Vec<String>,
-}
-
-/// What the call did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case", tag = "effect")]
-pub enum Effect {
-    /// Parameter `param` (0: the receiver) is not what it was before the call.
-    Changed { param: usize },
-    /// It returned a structure.
-    Made,
-}
-
-impl std::fmt::Display for Evidence {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let last = self.calls.last().map_or("", String::as_str);
-        match self.effect {
-            Effect::Changed { param: 0 } => write!(f, "`{last}` changed its receiver"),
-            Effect::Changed { param } => write!(f, "`{last}` changed its argument {param}"),
-            Effect::Made => write!(f, "`{last}` made a structure"),
-        }
-    }
 }
 
 /// Where observer detection's run numbers start: apart from the job's own

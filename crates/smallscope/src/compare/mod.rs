@@ -43,41 +43,26 @@ use crate::beapi::{BeapiConfig, BeapiReport, Builders};
 use crate::events::During;
 use crate::heap::{Linearizer, Schema};
 use crate::korat::{self, Model, SearchOptions};
-use crate::runner::{run_captured, RunError, UserCode};
+use crate::runner::{run_captured, UserCode};
 use crate::ConfigError;
 
+mod error;
 mod explain;
 mod job;
 mod outcome;
 mod registry;
 mod settings;
 
+pub use error::CompareError;
 pub use job::{CompareJob, ComparisonReport};
 pub use outcome::{count_objects, Comparison, Difference, Side, Verdict, Witness};
-pub use registry::{find_comparison, index_in, reachable_in_order, registered_comparisons, CompareRegistration};
+pub use registry::{
+    find_comparison, find_korat_subject, index_in, reachable_in_order, registered_comparisons,
+    registered_korat_subjects, CompareRegistration,
+};
 pub use settings::{CompareOptions, CompareSettings};
 
 use explain::explain;
-
-/// What went wrong; none of these is a difference between the sets.
-#[derive(Debug, thiserror::Error)]
-pub enum CompareError {
-    #[error(transparent)]
-    Config(#[from] ConfigError),
-    #[error(transparent)]
-    Run(#[from] RunError),
-    #[error("the model's finitization at scope {scope}: {reason}")]
-    Space { scope: u32, reason: String },
-    #[error("unknown invariant `{name}`; this comparison knows: {known}")]
-    UnknownInvariant { name: String, known: String },
-    #[error(
-        "a candidate the invariant admits became a value with {bound}: the model or its conversion does not \
-         bound the scope as BEAPI does; value: {canonical}"
-    )]
-    OutOfScope { bound: crate::heap::OutOfScope, canonical: String },
-    #[error("converting a candidate the invariant admits panicked: {0}")]
-    Materialize(String),
-}
 
 /// Compares what `T`'s API builds with what `rep_ok` admits over model `M`
 /// at `scope`; `convert` turns a valid candidate (read through the root's

@@ -2,6 +2,7 @@
 //! found by name, and the helpers a registration's conversion uses.
 
 use super::{CompareError, CompareOptions, Comparison};
+use crate::korat::KoratRegistration;
 
 /// A comparison registered for the command line with
 /// [`compare_subject!`](crate::compare_subject).
@@ -58,4 +59,24 @@ pub fn reachable_in_order<V: Copy + PartialEq>(roots: &[Option<V>], links: impl 
 /// The position of `object` in an order from [`reachable_in_order`].
 pub fn index_in<V: PartialEq>(order: &[V], object: Option<V>) -> Option<usize> {
     object.map(|o| order.iter().position(|x| *x == o).expect("every reachable object is numbered"))
+}
+
+/// Every registered Korat subject, sorted by name.
+pub fn registered_korat_subjects() -> Vec<&'static KoratRegistration> {
+    let own = inventory::iter::<KoratRegistration>.into_iter();
+    let pairings = registered_comparisons().into_iter().map(|c| &c.model);
+    let mut all: Vec<&KoratRegistration> = own.chain(pairings).collect();
+    // Stable: a Korat subject comes before a pairing of the same name.
+    all.sort_by_key(|r| (r.name, r.converts));
+    all.dedup_by_key(|r| r.name);
+    all
+}
+
+/// The Korat subject registered as `name`, else the model of the pairing
+/// of that name.
+pub fn find_korat_subject(name: &str) -> Option<&'static KoratRegistration> {
+    inventory::iter::<KoratRegistration>
+        .into_iter()
+        .find(|r| r.name == name)
+        .or_else(|| find_comparison(name).map(|c| &c.model))
 }

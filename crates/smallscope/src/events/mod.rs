@@ -24,9 +24,15 @@
 //! added fields and events do not change it.
 
 mod failure;
+mod failure_kind;
+mod fingerprint;
+mod stop;
 mod stream;
 
-pub use failure::{During, Failure, FailureGroups, FailureKind, Input, Shrink, Witness};
+pub use failure::{Failure, FailureGroups, Input, Shrink, Witness};
+pub use failure_kind::{During, FailureKind};
+pub use fingerprint::Fingerprint;
+pub use stop::Stop;
 pub use stream::{read_ndjson, write_ndjson, Fold, Sink};
 
 use crate::api::OperationInfo;
@@ -160,23 +166,6 @@ impl RunStarted {
     }
 }
 
-/// A 128-bit fingerprint of a canonical form, written as 32 hex digits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Fingerprint(pub u128);
-
-impl serde::Serialize for Fingerprint {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(&format_args!("{:032x}", self.0))
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for Fingerprint {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
-        u128::from_str_radix(&text, 16).map(Fingerprint).map_err(serde::de::Error::custom)
-    }
-}
-
 /// A structure an engine kept.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct StructureFound {
@@ -302,72 +291,6 @@ pub enum Resume {
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Note {
     pub text: String,
-}
-
-/// Why a run stopped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Stop {
-    /// The engine did all it was asked to.
-    Complete,
-    TimeLimit,
-    /// Random: the requested number of sequences ran.
-    SequenceLimit,
-    MemoryLimit,
-    /// A signal (Ctrl-C, SIGTERM) or the caller stopped it.
-    Interrupted,
-    /// Random: every sequence it could assemble was made already.
-    Stuck,
-    /// Korat: `rep_ok` killed the worker on too many candidates (the
-    /// supervisor's `max_repeats`): the search ended there.
-    Quarantined,
-    /// User code failed on inputs where it did not fail again when run a
-    /// second time, too often (`MAX_FLAKY`): the run ended there.
-    Flaky,
-    /// In this process (library mode, `--no-isolation`), calls that did
-    /// not return each left a thread behind, too many of them: the run
-    /// ended there.
-    TooManyHangs,
-    /// BEAPI: level after level made only states that differ from kept
-    /// structures in what the canonical form leaves out, which grows
-    /// without bound: the search ended there (a note says where).
-    Unbounded,
-}
-
-impl Stop {
-    pub fn describe(self) -> &'static str {
-        match self {
-            Stop::Complete => "complete",
-            Stop::TimeLimit => "time limit",
-            Stop::SequenceLimit => "sequence limit",
-            Stop::MemoryLimit => "memory limit",
-            Stop::Interrupted => "interrupted",
-            Stop::Stuck => "stuck: every sequence it could assemble was made already",
-            Stop::Quarantined => "quarantined: rep_ok kept killing the worker, so the search ended early",
-            Stop::Flaky => "flaky: the code under test failed on inputs where it then passed, so the run ended early",
-            Stop::Unbounded => {
-                "unbounded: levels made only states that the canonical form does not tell apart, so the search ended"
-            }
-            Stop::TooManyHangs => {
-                "too many hangs: each left a thread of this process spinning, so the run ended early (a worker \
-                 process, the command line's default, goes on past them)"
-            }
-        }
-    }
-
-    /// Whether the run did not finish what it was asked (a level or a
-    /// search is incomplete).
-    pub fn is_early(self) -> bool {
-        matches!(
-            self,
-            Stop::TimeLimit
-                | Stop::MemoryLimit
-                | Stop::Interrupted
-                | Stop::Quarantined
-                | Stop::Flaky
-                | Stop::TooManyHangs
-        )
-    }
 }
 
 /// The last event of a stream.

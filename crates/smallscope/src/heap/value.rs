@@ -4,7 +4,7 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::rc::{Rc, Weak};
 
-use super::{Class, Heap, ObjRef, ObjectId, Prim, Schema, Visitor};
+use super::{Arena, Class, Heap, ObjRef, ObjectId, Prim, Schema, Visitor};
 
 /// A field type that [`Heap::walk`] can report: primitives, pointers to
 /// derived types, options, tuples, sequences, maps and sets of these.
@@ -344,17 +344,6 @@ where
     fn collect_classes(schema: &mut Schema) {
         <Rc<T>>::collect_classes(schema);
     }
-}
-
-/// A `Vec` of objects addressed by index: the target of `#[heap(index = "..")]` links.
-pub trait Arena {
-    fn class(&self) -> &'static Class;
-    fn len(&self) -> usize;
-    fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-    /// Element `index`, or `None` past the end (a dangling link).
-    fn get(&self, index: usize) -> Option<&dyn Heap>;
 }
 
 impl<T: Heap> Arena for Vec<T> {

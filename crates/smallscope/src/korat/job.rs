@@ -7,97 +7,16 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
-use super::search::{self, CandidateFailure, Invariants, PartPosition, PartedSearch, SearchOptions};
+use super::search::{self, CandidateFailure, Invariants, PartedSearch, SearchOptions};
 use super::space::{SlotDomain, Space};
 use super::Candidate;
 use super::NULL_VALUE;
+use super::{KoratSettings, Resume};
 use crate::events::{
     Configuration, Counts, During, Event, Failure, FailureGroups, FailureKind, Fold, Input, LevelStats, Note, Progress,
     Rebuild, RunFinished, RunStarted, Sink, Stop, StructureFound, Witness,
 };
 use crate::runner::{Job, JobError, Killed, Start, StopFlag};
-
-/// A Korat run's settings.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct KoratSettings {
-    /// The bound `n` of the model's finitization.
-    pub scope: u32,
-    /// Threads (0: every core). Not part of the run's identity: every
-    /// thread count gives the same result.
-    #[serde(skip)]
-    pub threads: usize,
-    /// Korat+: prune on `eq_class` when the invariants define it.
-    pub prune_eq_classes: bool,
-    /// Report each valid candidate as a structure.
-    pub record: bool,
-    /// Search `fin(1)`, `fin(2)`, …, `fin(scope)` in turn, as one stream:
-    /// structures in ascending size, each tagged with its size as its
-    /// level, and a level event at the end of each size (what a field
-    /// coverage suite transcopes from).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub ascending: bool,
-    /// With `record`, give each structure the canonical text of the API
-    /// value it converts to (see [`Invariants::canonical`]), so that a
-    /// suite can find the call sequences that build it.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub canonical: bool,
-    /// Stop after this long, counted from the run's start (a resumed run
-    /// counts the time before): the search is then incomplete. Not part of
-    /// the run's identity.
-    #[serde(skip)]
-    pub time_limit: Option<Duration>,
-    /// With `record`, draw the first this many structures (a Graphviz DOT
-    /// picture in each structure event) for the report.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub pictures: u32,
-}
-
-impl KoratSettings {
-    /// Korat+ at `scope` on one thread, reporting counts only.
-    pub fn new(scope: u32) -> Self {
-        KoratSettings {
-            scope,
-            threads: 1,
-            prune_eq_classes: true,
-            record: false,
-            ascending: false,
-            canonical: false,
-            time_limit: None,
-            pictures: 0,
-        }
-    }
-}
-
-/// Where a Korat run is at a commit.
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Resume {
-    /// Parts reported, in order, and in all.
-    pub parts_done: u64,
-    pub parts: u64,
-    /// A Korat+ skip carried into the next part: fields and their values.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub skip: Option<Vec<(u32, u32)>>,
-    /// Equivalence classes first covered since the commit before.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub classes: Vec<u64>,
-    /// An ascending run: which of its searches the parts count in, and
-    /// the structures and candidates counted before that search began (its
-    /// level event counts from them).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub search: u32,
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub structures_before: u64,
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub explored_before: u64,
-    /// Where part `parts_done` was, when it was unfinished: a part that
-    /// runs long commits as it goes.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub position: Option<PartPosition>,
-}
-
-fn is_zero<N: Default + PartialEq>(n: &N) -> bool {
-    *n == N::default()
-}
 
 /// What a Korat run found, folded from its events.
 #[derive(Debug, Clone, Default, serde::Serialize)]
@@ -287,7 +206,7 @@ fn commit_progress(
     seconds: f64,
     counts: &Counts,
     groups: &FailureGroups<GroupKey>,
-    resume: super::Resume,
+    resume: Resume,
 ) {
     out.event(Event::Progress(Progress {
         seconds,
@@ -444,7 +363,7 @@ impl Job for KoratJob {
             let mut pending = None;
             search.run(&keep, &mut |report| {
                 // Classes first covered since the last commit, over the parts not committed.
-                let mut new_classes = pending.take().map_or_else(Vec::new, |r: super::Resume| r.classes);
+                let mut new_classes = pending.take().map_or_else(Vec::new, |r: Resume| r.classes);
                 if let Some(outcome) = report.outcome {
                     halted |= outcome.halted;
                     counts.explored += outcome.stats.explored;
@@ -478,7 +397,7 @@ impl Job for KoratJob {
                 }
                 done = report.index + usize::from(report.position.is_none());
                 all_parts = Some(report.parts);
-                let resume = super::Resume {
+                let resume = Resume {
                     parts_done: done as u64,
                     parts: report.parts as u64,
                     skip: report.skip,
@@ -512,11 +431,11 @@ impl Job for KoratJob {
                     ..LevelStats::default()
                 }));
                 // A resumed run starts at the next search, not again at this one's end.
-                let resume = super::Resume {
+                let resume = Resume {
                     search: search_index as u32 + 1,
                     structures_before: counts.structures,
                     explored_before: counts.explored,
-                    ..super::Resume::default()
+                    ..Resume::default()
                 };
                 commit_progress(out, seconds(&started), &counts, &groups, resume);
             }

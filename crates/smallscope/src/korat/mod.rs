@@ -110,18 +110,23 @@
 mod candidate;
 mod job;
 mod registry;
+mod resume;
 mod scratch;
 mod scratch_pool;
 mod search;
+mod settings;
 mod space;
 
+pub use crate::compare::{find_korat_subject, registered_korat_subjects};
 pub use candidate::{
     Array, ArrayView, Bounds, Candidate, FieldType, IntoDomain, Model, Ref, View, ViewHandle, NULL_VALUE,
 };
-pub use job::{KoratJob, KoratReport, KoratSettings, Resume};
-pub use registry::{find_korat_subject, registered_korat_subjects, KoratRegistration};
+pub use job::{KoratJob, KoratReport};
+pub use registry::KoratRegistration;
+pub use resume::{PartPosition, Resume};
 pub use scratch::{BreadthFirst, ObjectSet, ScratchVec};
 pub use search::{search, search_parallel, search_with, Invariants, SearchOptions, SearchStats};
+pub use settings::KoratSettings;
 pub use smallscope_macros::Korat;
 pub use space::{ClassDecl, ClassId, FieldDecl, FieldKind, SlotDomain, Space, SpaceBuilder};
 

@@ -1,7 +1,7 @@
 //! Korat subjects registered with [`korat_subject!`](crate::korat_subject),
-//! found at run time through `inventory`, and the models of the `compare`
-//! pairings ([`compare_subject!`](crate::compare_subject)), which are Korat
-//! subjects too, under the pairing's name, unless a Korat subject has it.
+//! found at run time through `inventory`. The models of the `compare`
+//! pairings are Korat subjects too: [`find_korat_subject`] (defined with
+//! the pairings, above this engine) finds both.
 
 use std::sync::Arc;
 
@@ -19,26 +19,6 @@ pub struct KoratRegistration {
 }
 
 inventory::collect!(KoratRegistration);
-
-/// Every registered Korat subject, sorted by name.
-pub fn registered_korat_subjects() -> Vec<&'static KoratRegistration> {
-    let own = inventory::iter::<KoratRegistration>.into_iter();
-    let pairings = crate::compare::registered_comparisons().into_iter().map(|c| &c.model);
-    let mut all: Vec<&KoratRegistration> = own.chain(pairings).collect();
-    // Stable: a Korat subject comes before a pairing of the same name.
-    all.sort_by_key(|r| (r.name, r.converts));
-    all.dedup_by_key(|r| r.name);
-    all
-}
-
-/// The Korat subject registered as `name`, else the model of the pairing
-/// of that name.
-pub fn find_korat_subject(name: &str) -> Option<&'static KoratRegistration> {
-    inventory::iter::<KoratRegistration>
-        .into_iter()
-        .find(|r| r.name == name)
-        .or_else(|| crate::compare::find_comparison(name).map(|c| &c.model))
-}
 
 /// Registers a Korat subject for the command line:
 /// `korat_subject!("binary-tree", BinaryTree, rep_ok = rep_ok)`, optionally

@@ -1,29 +1,10 @@
 //! What a random run reports, folded from its events: counts, failure
 //! groups and regression tests.
 
-use super::RandomConfig;
+use super::{RandomConfig, RegressionTest, Resume};
 use crate::api::OperationInfo;
 use crate::events::{Configuration, Counts, Event, Failure, Fold, Input, Stop};
 use crate::sequence::Program;
-
-/// A legal sequence and what its calls returned, to be checked again later.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct RegressionTest {
-    pub sequence: String,
-    /// Per call, the `Debug` rendering of its result when it is a value that
-    /// renders the same in every execution.
-    pub observations: Vec<Option<String>>,
-    /// How many of the last calls are observers added to check the final state.
-    pub final_observers: usize,
-    pub program: Program,
-}
-
-/// Where a random run is at a commit; the rest is in its journal.
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Resume {
-    /// New sequences executed.
-    pub sequences: u64,
-}
 
 /// What a random run did and found.
 #[derive(Debug, Clone, Default, serde::Serialize)]

@@ -29,6 +29,7 @@ pub mod flight;
 mod killed;
 pub mod memory;
 pub mod resume_log;
+mod stop_flag;
 mod supervise;
 mod thread;
 mod witness;
@@ -36,9 +37,10 @@ mod witness;
 pub use capture::{assume_failed, drop_captured, run_captured, take_drop_panic, Outcome, PanicInfo, SafeDrop};
 pub use flight::{Address, Flight, UserCode};
 pub use killed::{KillGroup, Killed, OTHER_API_RUNS};
+pub use stop_flag::StopFlag;
 pub use supervise::{
-    Attempt, Batch, Control, Death, Ending, Job, JobError, Launch, Next, Observer, RunError, Start, StopFlag,
-    Supervisor, DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_REPEATS, MAX_FLAKY,
+    Attempt, Batch, Control, Death, Ending, Job, JobError, Launch, Next, Observer, RunError, Start, Supervisor,
+    DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_REPEATS, MAX_FLAKY,
 };
 pub use thread::{run_in_thread, spawn_engine, thread_attempt, EngineMessage, Resumption, USER_CODE_STACK};
 pub use witness::returns_within;

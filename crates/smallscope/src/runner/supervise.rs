@@ -5,12 +5,11 @@
 //! supervisor has folded is final: when an attempt dies, the next one starts
 //! from that fold, with the [`Killed`] inputs to report and step past.
 
-use std::sync::atomic::{AtomicU8, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::flight::Flight;
 use super::killed::Killed;
+use super::StopFlag;
 use crate::events::{Event, FailureKind, Fold, Sink, Stop};
 use crate::ConfigError;
 
@@ -27,37 +26,6 @@ const STOP_GRACE: Duration = Duration::from_secs(3);
 /// `flaky` findings after which a run stops: the code under test is
 /// nondeterministic, and restarting past it would go on forever.
 pub const MAX_FLAKY: u32 = 3;
-
-/// Asks a running job to stop early, keeping what it found, and says why.
-#[derive(Debug, Clone, Default)]
-pub struct StopFlag(Arc<AtomicU8>);
-
-const INTERRUPTED: u8 = 1;
-
-impl StopFlag {
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// A flag that reads `flag`: a signal handler sets it to 1 (interrupted).
-    pub fn shared(flag: Arc<AtomicU8>) -> Self {
-        StopFlag(flag)
-    }
-
-    /// Asks the job to stop: interrupted.
-    pub fn stop(&self) {
-        self.0.store(INTERRUPTED, Ordering::Relaxed);
-    }
-
-    pub fn is_set(&self) -> bool {
-        self.0.load(Ordering::Relaxed) != 0
-    }
-
-    /// Why the job is asked to stop, if it is.
-    pub fn reason(&self) -> Option<Stop> {
-        (self.0.load(Ordering::Relaxed) != 0).then_some(Stop::Interrupted)
-    }
-}
 
 /// What a job is given each time it starts.
 pub struct Start<'a, F> {

@@ -12,7 +12,8 @@ use std::time::Duration;
 
 use super::flight::Flight;
 use super::killed::Killed;
-use super::supervise::{Attempt, Batch, Ending, Job, JobError, Next, Observer, RunError, Start, StopFlag, Supervisor};
+use super::supervise::{Attempt, Batch, Ending, Job, JobError, Next, Observer, RunError, Start, Supervisor};
+use super::StopFlag;
 use crate::events::{Event, Fold, Note, Sink, Stop};
 
 /// Runs `job` on threads of this process until it finishes, surviving calls

@@ -14,6 +14,7 @@ use std::time::Instant;
 
 use super::candidate::Candidate;
 use super::space::Space;
+use super::PartPosition;
 use crate::events::{During, FailureKind};
 use crate::runner::{flight, run_captured, Address, Killed, Outcome, StopFlag, UserCode, OTHER_API_RUNS};
 
@@ -85,19 +86,6 @@ pub const CHUNK: u64 = 16_384;
 
 /// Candidates between two reads of the stop flag (a divisor of [`CHUNK`]).
 const STOP_CHECK: u64 = 256;
-
-/// Where a part's search is between two candidates: enough for another
-/// process to carry on from there (a resumed run, or a restarted worker).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct PartPosition {
-    /// The value indices of the next candidate to judge.
-    pub values: Vec<u32>,
-    /// The fields in the order the search advances them.
-    pub stack: Vec<u32>,
-    /// Candidates of the part judged before it: the part's input numbers
-    /// go on from there.
-    pub explored: u64,
-}
 
 /// A candidate on which user code failed: a panic in `rep_ok` or
 /// `eq_class`, or an input that killed an earlier attempt.
