@@ -376,44 +376,11 @@ fn workspace_crates() -> Vec<(String, PathBuf)> {
     out
 }
 
-/// The cycles not broken yet (issue 25), by crate: the list may only
-/// shrink. The test fails on a new cycle, on a module joining one, and on a
-/// cycle broken without taking it off this list.
-const NOT_YET_BROKEN: &[(&str, &[&str])] = &[
-    // The model's core: a subject's operations take arguments, an argument
-    // may be another subject's value planned as a call sequence, and a call
-    // sequence is made of the operations and arguments it calls.
-    ("smallscope", &["api", "api::arg", "api::operation", "api::other", "sequence"]),
-];
-
 #[test]
 fn no_crate_has_an_import_cycle() {
-    let mut found = Vec::new();
-    let mut listed = Vec::new();
-    for (name, src) in workspace_crates() {
-        let krate = read_crate(&name, &src);
-        for component in cycles(&krate.dependencies()) {
-            let modules: Vec<String> = component.iter().map(|m| show(m)).collect();
-            listed.push(format!(
-                "    (\"{name}\", &[{}]),",
-                modules.iter().map(|m| format!("\"{m}\"")).collect::<Vec<_>>().join(", ")
-            ));
-            found.push((name.clone(), modules));
-        }
-    }
-    let known: Vec<(String, Vec<String>)> = NOT_YET_BROKEN
-        .iter()
-        .map(|(name, modules)| (name.to_string(), modules.iter().map(|m| m.to_string()).collect()))
-        .collect();
-    if found != known {
-        let described: Vec<String> =
-            workspace_crates().iter().flat_map(|(name, src)| describe(&read_crate(name, src))).collect();
-        panic!(
-            "the import cycles are not those listed in NOT_YET_BROKEN; they are now:\n{}\n\n{}",
-            listed.join("\n"),
-            described.join("\n")
-        );
-    }
+    let described: Vec<String> =
+        workspace_crates().iter().flat_map(|(name, src)| describe(&read_crate(name, src))).collect();
+    assert!(described.is_empty(), "modules that import each other, around a circle:\n{}", described.join("\n"));
 }
 
 /// The check itself: it sees a cycle through a re-export, and not one

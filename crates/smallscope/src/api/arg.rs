@@ -4,8 +4,8 @@ use std::any::Any;
 use std::rc::Rc;
 use std::sync::Arc;
 
-use super::other::{build_in_place, OtherArg, OtherSubject};
-use super::{IntKind, ListForm, ParamKind, Subject};
+use super::other::{OtherArg, OtherSubject};
+use super::{IntKind, ListForm, ParamKind};
 
 /// An argument, in the slot of the parameter it is for.
 #[derive(Debug)]
@@ -96,16 +96,6 @@ impl<T> Arg<T> {
         }
     }
 
-    /// The value of another subject in this slot, built on first use; used by derived code.
-    pub fn other_mut<S: Subject>(&mut self) -> &mut S {
-        match self {
-            Arg::Other(other) => build_in_place(other),
-            other => {
-                panic!("smallscope: expected a `{}` argument, found {}", std::any::type_name::<S>(), other.describe())
-            }
-        }
-    }
-
     /// A copy of the handle in this slot; used by derived code.
     pub fn handle<H: Clone + 'static>(&self) -> H {
         match self {
@@ -132,7 +122,7 @@ impl<T> Arg<T> {
         }
     }
 
-    fn describe(&self) -> &'static str {
+    pub(crate) fn describe(&self) -> &'static str {
         match self {
             Arg::Subject(_) => "a subject",
             Arg::Taken => "a moved subject",

@@ -69,18 +69,20 @@ mod arg;
 mod debug_text;
 mod operation;
 pub mod other;
+mod other_domains;
 mod registry;
+mod signature;
 mod std_traits;
 
 pub use crate::runner::{assume_failed, Outcome, PanicInfo};
+pub use crate::sequence::OtherValue;
 pub use arg::{Arg, HandleValue, Primitive, TypedInts};
 pub use debug_text::{debug_text, is_cut, Bounded, CONTRACT_LIMIT, RENDER_LIMIT};
-pub use operation::{
-    select_operations, Access, AsInt, IntKind, Invoke, ListForm, Operation, OperationInfo, ParamKind, ReturnKind,
-    Returned,
-};
-pub use other::{OtherArg, OtherDomains, OtherParam, OtherSubject, OtherValue};
+pub use operation::{select_operations, AsInt, Invoke, Operation, Returned};
+pub use other::{OtherArg, OtherParam, OtherSubject};
+pub use other_domains::OtherDomains;
 pub use registry::{find_subject, registered_subjects, ErasedSubject, Registration, SubjectHandle};
+pub use signature::{Access, IntKind, ListForm, OperationInfo, ParamKind, ReturnKind};
 pub use std_traits::{StdTraitTable, StdTraits};
 
 use crate::heap::Heap;

@@ -22,24 +22,11 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use super::Operation;
 use crate::beapi::BeapiConfig;
 use crate::events::Stop;
 use crate::runner::{Killed, StopFlag};
-use crate::sequence::{Literal, Program};
+use crate::sequence::{Literal, OtherValue};
 use crate::ConfigError;
-
-/// A value of another subject, as an argument: the calls that build it.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub struct OtherValue {
-    /// The other subject's Rust type.
-    pub type_name: String,
-    /// Calls on the other subject's operations (by their index in its API).
-    pub program: Program,
-    /// The calls as a Rust block whose value is the structure:
-    /// `{ let mut s0 = <a::Order>::new(); s0.want(1); s0 }`.
-    pub rust: String,
-}
 
 /// An argument of another subject's type in its slot: planned until the
 /// operation reads it, then built.
@@ -52,7 +39,7 @@ pub enum OtherArg {
 /// Where the values of a parameter `&S` come from: `S`'s own structures.
 #[derive(Clone, Copy)]
 pub struct OtherSubject {
-    type_id: fn() -> TypeId,
+    pub(super) type_id: fn() -> TypeId,
     type_name: fn() -> &'static str,
     structures: RunOther,
 }
@@ -77,7 +64,12 @@ impl OtherSubject {
     /// settings, unless a cycle was cut on the way (what is found then
     /// depends on what was under way). Empty, with a note saying why, when
     /// the type is under way already (a cycle) or cannot be run.
-    fn structures(&self, config: &BeapiConfig, killed: &[Killed], stop: Option<&StopFlag>) -> OtherStructures {
+    pub(super) fn structures(
+        &self,
+        config: &BeapiConfig,
+        killed: &[Killed],
+        stop: Option<&StopFlag>,
+    ) -> OtherStructures {
         type Known = Mutex<HashMap<(TypeId, String), OtherStructures>>;
         static KNOWN: OnceLock<Known> = OnceLock::new();
         let id = (self.type_id)();
@@ -124,10 +116,10 @@ thread_local! {
 }
 
 /// A type under way on this thread, until dropped.
-struct UnderWay;
+pub(super) struct UnderWay;
 
 impl UnderWay {
-    fn enter(id: TypeId) -> Self {
+    pub(super) fn enter(id: TypeId) -> Self {
         UNDER_WAY.with(|under_way| under_way.borrow_mut().push(id));
         UnderWay
     }
@@ -165,69 +157,5 @@ impl OtherParam {
     /// [`Primitive::OTHER`](super::Primitive::OTHER); used by derived code.
     pub fn in_slots(slots: &[(usize, Option<OtherSubject>)]) -> Vec<OtherParam> {
         slots.iter().filter_map(|&(slot, subject)| Some(OtherParam { slot, subject: subject? })).collect()
-    }
-}
-
-/// The values of the other-subject parameters of some operations, one set
-/// per type, with a note on each type.
-#[derive(Debug, Default)]
-pub struct OtherDomains {
-    by_type: Vec<(TypeId, &'static str, Arc<[Literal]>)>,
-    pub notes: Vec<String>,
-}
-
-impl OtherDomains {
-    /// Works out the structures of every type that `ops`, operations of
-    /// subject `T`, take, under `config` (its scope and domains), stepping
-    /// past `killed` inputs. A type whose API leads back to `T` gets no
-    /// values of `T`.
-    pub fn of<'o, T: 'static>(
-        ops: impl IntoIterator<Item = &'o Operation<T>>,
-        config: &BeapiConfig,
-        killed: &[Killed],
-        stop: Option<&StopFlag>,
-    ) -> Self {
-        let _asking = UnderWay::enter(TypeId::of::<T>());
-        let mut domains = OtherDomains::default();
-        for op in ops {
-            for param in &op.others {
-                let id = (param.subject.type_id)();
-                if domains.by_type.iter().any(|(known, ..)| *known == id) {
-                    continue;
-                }
-                let found = param.subject.structures(config, killed, stop);
-                domains.by_type.push((id, param.subject.type_name(), found.values));
-                domains.notes.push(found.note);
-            }
-        }
-        domains
-    }
-
-    /// The values for a parameter of `subject`'s type (none when the type was not worked out).
-    pub fn values(&self, subject: &OtherSubject) -> &[Literal] {
-        let id = (subject.type_id)();
-        self.by_type.iter().find(|(known, ..)| *known == id).map_or(&[], |(.., values)| values)
-    }
-
-    /// The values of the type named `type_name`, smallest first.
-    pub fn values_of(&self, type_name: &str) -> &[Literal] {
-        self.by_type.iter().find(|(_, name, _)| *name == type_name).map_or(&[], |(.., values)| values)
-    }
-}
-
-/// Builds the planned value of another subject in `arg`, in place, and
-/// returns it; used by derived code through [`Arg::other_mut`](super::Arg::other_mut).
-pub(super) fn build_in_place<S: super::Subject>(arg: &mut OtherArg) -> &mut S {
-    if let OtherArg::Planned(plan) = arg {
-        let value: S = plan.program.build().unwrap_or_else(|| {
-            panic!("smallscope: the `{}` argument {} could not be built again", plan.type_name, plan.rust)
-        });
-        *arg = OtherArg::Built(Box::new(value));
-    }
-    match arg {
-        OtherArg::Built(value) => value
-            .downcast_mut::<S>()
-            .unwrap_or_else(|| panic!("smallscope: an argument of another type than `{}`", std::any::type_name::<S>())),
-        OtherArg::Planned(_) => unreachable!("built above"),
     }
 }

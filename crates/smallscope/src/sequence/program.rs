@@ -1,16 +1,21 @@
-//! Call sequences: how each structure is rebuilt through the API.
-//!
-//! Engines do not store whole sequences. Each structure records only the last
-//! call that made it (a [`Step`]); arguments that are structures point back to
-//! the structures that made them, so sequences share their prefixes. A
-//! [`Program`] unrolls that chain into straight-line calls, ready to replay or
-//! to print as Rust.
+//! A call sequence as data: the literals, steps and calls a structure is
+//! made by, and the program they unroll to, printed as Rust or text.
 
 use std::sync::Arc;
 
-use crate::api::{
-    Access, Arg, HandleValue, ListForm, Operation, OperationInfo, OtherArg, OtherValue, ParamKind, Returned, Subject,
-};
+use crate::api::{Access, ListForm, OperationInfo, ParamKind};
+
+/// A value of another subject, as an argument: the calls that build it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct OtherValue {
+    /// The other subject's Rust type.
+    pub type_name: String,
+    /// Calls on the other subject's operations (by their index in its API).
+    pub program: Program,
+    /// The calls as a Rust block whose value is the structure:
+    /// `{ let mut s0 = <a::Order>::new(); s0.want(1); s0 }`.
+    pub rust: String,
+}
 
 /// A primitive argument value.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -29,18 +34,6 @@ pub enum Literal {
 }
 
 impl Literal {
-    pub fn to_arg<T>(&self) -> Arg<T> {
-        match self {
-            Literal::Int(v) => Arg::Int(*v),
-            Literal::Bool(v) => Arg::Bool(*v),
-            Literal::Char(v) => Arg::Char(*v),
-            Literal::Str(v) => Arg::Str(v.clone()),
-            Literal::OptionInt(v) => Arg::OptionInt(*v),
-            Literal::IntList(v) => Arg::IntList(v.clone()),
-            Literal::Other(v) => Arg::Other(OtherArg::Planned(v.clone())),
-        }
-    }
-
     /// The literal as Rust source, for a parameter of `kind`. Integers need
     /// no suffix: the parameter's type decides theirs.
     pub fn rust(&self, kind: ParamKind) -> String {
@@ -256,57 +249,6 @@ impl Program {
         }
         self.calls.push(Call { op: step.op, operands, binds });
         result
-    }
-
-    /// Runs the calls on `S`'s operations and returns the value in
-    /// `result`; `None` when a call misuses the API or a value is missing.
-    /// The calls run unwatched: the caller runs this inside watched code.
-    pub fn build<S: Subject>(&self) -> Option<S> {
-        let mut vars = self.run::<S>(&mut ())?;
-        vars.get_mut(self.result? as usize)?.take()
-    }
-
-    /// Runs the calls in order with `watch` looking on, and returns the
-    /// variables; `None` when a call misused the API, a value was missing,
-    /// or `watch` stopped the program.
-    pub fn run<S: Subject>(&self, watch: &mut impl CallWatch<S>) -> Option<Vec<Option<S>>> {
-        let ops = S::operations();
-        let mut vars: Vec<Option<S>> = Vec::new();
-        let mut handles: Vec<Option<HandleValue>> = Vec::new();
-        for (index, call) in self.calls.iter().enumerate() {
-            let op = ops.get(usize::from(call.op))?;
-            let mut args = Vec::with_capacity(call.operands.len());
-            for operand in &call.operands {
-                args.push(match operand {
-                    Operand::Var(v) => Arg::Subject(vars.get_mut(*v as usize)?.take()?),
-                    Operand::Literal(literal) => literal.to_arg(),
-                    Operand::Returned(call) => Arg::Handle(handles.get(*call as usize)?.clone()?),
-                });
-            }
-            watch.before(index, &args);
-            let returned = watch.call(index, op, &mut args)?;
-            if let Returned::Misuse(_) = returned {
-                return None;
-            }
-            watch.after(index, &args, &returned);
-            if let Returned::Value { handle: Some(handle), .. } = &returned {
-                handles.resize(index, None);
-                handles.push(Some(handle.clone()));
-            }
-            for (operand, arg) in call.operands.iter().zip(args) {
-                if let (Operand::Var(v), Arg::Subject(value)) = (operand, arg) {
-                    vars[*v as usize] = Some(value);
-                }
-            }
-            if let (Returned::Subject(value), Some(var)) = (returned, call.binds) {
-                let var = var as usize;
-                if vars.len() <= var {
-                    vars.resize_with(var + 1, || None);
-                }
-                vars[var] = Some(value);
-            }
-        }
-        Some(vars)
     }
 
     /// The program as a Rust block whose value is its result:
@@ -541,17 +483,3 @@ fn assertion(expr: &str, rendered: &str, literal: bool) -> String {
         format!("assert_eq!(format!(\"{{:?}}\", {expr}), {rendered:?});")
     }
 }
-
-/// Looks on as [`Program::run`] makes each call (`()` only runs them).
-pub trait CallWatch<S> {
-    /// Call `index`'s arguments, before it runs.
-    fn before(&mut self, _index: usize, _args: &[Arg<S>]) {}
-    /// Runs `op`, call `index`, on `args`; `None` stops the program.
-    fn call(&mut self, _index: usize, op: &Operation<S>, args: &mut [Arg<S>]) -> Option<Returned<S>> {
-        Some(op.call(args, false))
-    }
-    /// Call `index`'s arguments as it left them, and what it returned, when it was legal.
-    fn after(&mut self, _index: usize, _args: &[Arg<S>], _returned: &Returned<S>) {}
-}
-
-impl<S> CallWatch<S> for () {}
