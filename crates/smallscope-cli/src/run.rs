@@ -304,7 +304,7 @@ impl<F> Finished<F> {
         let stop = summary.facts().stop;
         let mut partial = Vec::new();
         if let Some(out) = &args.out {
-            files.push(OutputFile::lines("events.ndjson", self.staging.copy_events()));
+            files.push(self.staging.events_file());
             if files.iter().any(|f| f.name == "structures.jsonl") {
                 crate::progress::say(&format!("writing the files into {}", out.display()));
             }

@@ -18,7 +18,8 @@
 //! state from here: `--resume` from the events (the report needs all of
 //! them), writing the resume log again as it goes; a worker from the
 //! resume log. The final files are written to temporary names in
-//! `DIR` and renamed into place, the summary last; a finished run removes
+//! `DIR` and renamed into place, the summary last (`events.ndjson` is the
+//! staged file, linked there: a later run here writes a file of its own); a finished run removes
 //! its staging folder, an interrupted one keeps it to be resumed.
 
 use std::fs::File;
@@ -34,6 +35,7 @@ use smallscope::events::{read_ndjson, write_ndjson, Event, Fold, Stop};
 use smallscope::order::JobOrder;
 use smallscope::runner::{resume_log, Batch, Control, Flight, Killed, Observer};
 
+use crate::writing::OutputFile;
 use crate::BadInput;
 
 const EVENTS: &str = "events.ndjson";
@@ -169,6 +171,7 @@ impl Staging {
         }
         let open = |name: &str, keep: u64| -> anyhow::Result<File> {
             let path = dir.join(name);
+            own_file(&path, keep).map_err(|e| BadInput(format!("cannot write {}: {e}", path.display())))?;
             let mut file = std::fs::OpenOptions::new()
                 .create(true)
                 .truncate(false)
@@ -293,17 +296,11 @@ impl Staging {
         Ok(run_finished(&self.dir.join(EVENTS), self.committed.events)?.is_some())
     }
 
-    /// Copies the committed events, as written, to `out` when called.
-    pub fn copy_events(&self) -> impl FnOnce(&mut dyn Write) -> std::io::Result<()> + 'static {
-        let (path, len) = (self.dir.join(EVENTS), self.committed.events);
-        move |out| {
-            let file = File::open(path)?;
-            let copied = std::io::copy(&mut BufReader::new(file).take(len), out)?;
-            match copied == len {
-                true => Ok(()),
-                false => Err(std::io::Error::other("events.ndjson is shorter than its checkpoint")),
-            }
-        }
+    /// The committed events as a file of `--out`: the staged file itself,
+    /// linked into place (a later run on this folder writes to a file of
+    /// its own, see [`own_file`]).
+    pub fn events_file(&self) -> OutputFile<'static> {
+        OutputFile::written(EVENTS, self.dir.join(EVENTS), self.committed.events)
     }
 
     /// The run is over: with `complete`, the staging folder goes; else it
@@ -315,6 +312,23 @@ impl Staging {
         }
         Ok(())
     }
+}
+
+/// Makes the file at `path` this folder's own before a run writes to it:
+/// the events of a run kept here may be linked into `--out` as well
+/// ([`Staging::events_file`]), and that file must not change. Its first
+/// `keep` bytes go on in a copy (a run resumed); none, when `keep` is 0.
+fn own_file(path: &Path, keep: u64) -> std::io::Result<()> {
+    use std::os::unix::fs::MetadataExt as _;
+    if !std::fs::metadata(path).is_ok_and(|m| m.nlink() > 1) {
+        return Ok(());
+    }
+    let copy = path.with_extension("own");
+    {
+        let mut kept = File::open(path)?.take(keep);
+        std::io::copy(&mut kept, &mut File::create(&copy)?)?;
+    }
+    std::fs::rename(&copy, path)
 }
 
 /// Locks the staging folder `dir` for this run (the lock goes with the
@@ -487,6 +501,43 @@ mod tests {
         let path = dir.join(EVENTS);
         let len = std::fs::metadata(&path).unwrap().len() as usize;
         std::fs::write(&path, vec![b'#'; len]).unwrap();
+    }
+
+    /// The events in `--out` are the staged file under a second name, not a
+    /// copy; a run resumed, or a new run, on the folder writes a file of its
+    /// own, and the events already in `--out` stay as they were.
+    #[test]
+    fn the_events_are_linked_into_out_and_later_runs_leave_them() {
+        use std::os::unix::fs::MetadataExt as _;
+        let out = tempfile::tempdir().unwrap();
+        let args = vec!["beapi".to_owned()];
+        let (staged, linked) = (out.path().join(".smallscope").join(EVENTS), out.path().join(EVENTS));
+        let inode = |path: &Path| std::fs::metadata(path).unwrap().ino();
+        let budget = crate::writing::Budget::new(crate::signals::Interrupts::install().unwrap(), None);
+        let first = {
+            let mut staging = Staging::open(Some(out.path()), false, &args).unwrap();
+            staging.append(&commit(0, 3)).unwrap();
+            staging.save().unwrap();
+            let summary = |_: Vec<String>, _: &[crate::writing::PartialFile]| Ok(b"{}".to_vec());
+            crate::writing::write_outputs(out.path(), vec![staging.events_file()], &budget, summary).unwrap();
+            assert_eq!(inode(&staged), inode(&linked));
+            std::fs::read_to_string(&linked).unwrap()
+        };
+        assert_eq!(first.lines().count(), 4, "{first}");
+        {
+            let mut resumed = Staging::open(Some(out.path()), true, &args).unwrap();
+            resumed.append(&commit(3, 1)).unwrap();
+            resumed.save().unwrap();
+        }
+        assert_ne!(inode(&staged), inode(&linked));
+        assert_eq!(std::fs::read_to_string(&linked).unwrap(), first);
+        let staged_text = std::fs::read_to_string(&staged).unwrap();
+        assert!(staged_text.starts_with(&first) && staged_text.lines().count() == 6, "{staged_text}");
+        // A new run on the folder starts its own events; the linked file stays.
+        std::fs::hard_link(&staged, out.path().join("events-again.ndjson")).unwrap();
+        Staging::open(Some(out.path()), false, &args).unwrap();
+        assert_eq!(std::fs::metadata(&staged).unwrap().len(), 0);
+        assert_eq!(std::fs::read_to_string(out.path().join("events-again.ndjson")).unwrap(), staged_text);
     }
 
     #[test]

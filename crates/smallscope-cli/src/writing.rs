@@ -6,10 +6,13 @@
 //! time limit, or a signal that comes while the files are written, cuts
 //! the file being written at its last whole line (the files after it are
 //! not written); the summary lists each such file as partial, and the
-//! run's staging folder stays so that `--resume` writes them whole.
+//! run's staging folder stays so that `--resume` writes them whole. A file
+//! the run wrote already (its events, staged commit by commit) is linked
+//! into place, not copied.
 
-use std::io::{BufWriter, Write};
-use std::path::Path;
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Read as _, Write};
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
@@ -35,8 +38,11 @@ type WriteLines<'a> = Box<dyn FnOnce(&mut dyn Write) -> std::io::Result<()> + 'a
 enum Body<'a> {
     /// Made already (small files: pages, tests).
     Bytes(Vec<u8>),
-    /// Written line by line as it is made (structures, events).
+    /// Written line by line as it is made (structures).
     Lines(WriteLines<'a>),
+    /// Written already, whole, by the run itself (the staging folder's
+    /// events): its first `len` bytes are the file.
+    Written { from: PathBuf, len: u64 },
 }
 
 impl<'a> OutputFile<'a> {
@@ -47,6 +53,13 @@ impl<'a> OutputFile<'a> {
     /// A file of lines that `write` makes as it writes them.
     pub fn lines(name: impl Into<String>, write: impl FnOnce(&mut dyn Write) -> std::io::Result<()> + 'a) -> Self {
         OutputFile { name: name.into(), body: Body::Lines(Box::new(write)) }
+    }
+
+    /// The first `len` bytes of the file at `from`, which the run wrote
+    /// already: linked into place when that is the whole file (no byte is
+    /// copied, however long it is), else copied.
+    pub fn written(name: impl Into<String>, from: PathBuf, len: u64) -> Self {
+        OutputFile { name: name.into(), body: Body::Written { from, len } }
     }
 }
 
@@ -184,12 +197,45 @@ pub fn write_outputs(
                 }
                 written.push(file.name);
             }
+            Body::Written { from, len } => {
+                if !link_into_place(&from, len, &path) {
+                    let copy = move |out: &mut dyn Write| {
+                        let copied = std::io::copy(&mut BufReader::new(File::open(&from)?).take(len), out)?;
+                        match copied == len {
+                            true => Ok(()),
+                            false => Err(std::io::Error::other(format!("{} is shorter than it was", from.display()))),
+                        }
+                    };
+                    if let Some(cut) = write_lines(&path, Box::new(copy), budget)? {
+                        partial.push(PartialFile { name: file.name.clone(), ..cut });
+                    }
+                }
+                written.push(file.name);
+            }
         }
     }
     let text = summary(written, &partial)?;
     let path = out.join(crate::staging::SUMMARY);
     write_atomically(&path, &text).with_context(|| format!("writing {}", path.display()))?;
     Ok(partial)
+}
+
+/// Gives the file at `from` a second name, `path`, when it is `len` bytes
+/// long: linked under a temporary name and renamed into place, so that
+/// `path` is never half there. False when that cannot be done (another
+/// length, another file system), and nothing was changed.
+fn link_into_place(from: &Path, len: u64, path: &Path) -> bool {
+    if !std::fs::metadata(from).is_ok_and(|m| m.len() == len) {
+        return false;
+    }
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let temp = path.with_file_name(format!(".{name}.linking"));
+    let _ = std::fs::remove_file(&temp);
+    let linked = std::fs::hard_link(from, &temp).is_ok() && std::fs::rename(&temp, path).is_ok();
+    if !linked {
+        let _ = std::fs::remove_file(&temp);
+    }
+    linked
 }
 
 /// Writes the lines `write` makes to `path`, atomically; when the budget
