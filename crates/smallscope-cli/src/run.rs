@@ -304,7 +304,8 @@ impl<F> Finished<F> {
         let stop = summary.facts().stop;
         let mut partial = Vec::new();
         if let Some(out) = &args.out {
-            files.push(self.staging.events_file());
+            let (events, len) = self.staging.events();
+            files.push(OutputFile::written("events.ndjson", events, len));
             if files.iter().any(|f| f.name == "structures.jsonl") {
                 crate::progress::say(&format!("writing the files into {}", out.display()));
             }

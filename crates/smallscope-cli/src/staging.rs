@@ -35,7 +35,6 @@ use smallscope::events::{read_ndjson, write_ndjson, Event, Fold, Stop};
 use smallscope::order::JobOrder;
 use smallscope::runner::{resume_log, Batch, Control, Flight, Killed, Observer};
 
-use crate::writing::OutputFile;
 use crate::BadInput;
 
 const EVENTS: &str = "events.ndjson";
@@ -296,11 +295,11 @@ impl Staging {
         Ok(run_finished(&self.dir.join(EVENTS), self.committed.events)?.is_some())
     }
 
-    /// The committed events as a file of `--out`: the staged file itself,
-    /// linked into place (a later run on this folder writes to a file of
-    /// its own, see [`own_file`]).
-    pub fn events_file(&self) -> OutputFile<'static> {
-        OutputFile::written(EVENTS, self.dir.join(EVENTS), self.committed.events)
+    /// The file of committed events and its committed length: what goes
+    /// into `--out` as `events.ndjson`, linked there (a later run on this
+    /// folder writes to a file of its own, see [`own_file`]).
+    pub fn events(&self) -> (PathBuf, u64) {
+        (self.dir.join(EVENTS), self.committed.events)
     }
 
     /// The run is over: with `complete`, the staging folder goes; else it
@@ -316,7 +315,7 @@ impl Staging {
 
 /// Makes the file at `path` this folder's own before a run writes to it:
 /// the events of a run kept here may be linked into `--out` as well
-/// ([`Staging::events_file`]), and that file must not change. Its first
+/// ([`Staging::events`]), and that file must not change. Its first
 /// `keep` bytes go on in a copy (a run resumed); none, when `keep` is 0.
 fn own_file(path: &Path, keep: u64) -> std::io::Result<()> {
     use std::os::unix::fs::MetadataExt as _;
@@ -519,7 +518,9 @@ mod tests {
             staging.append(&commit(0, 3)).unwrap();
             staging.save().unwrap();
             let summary = |_: Vec<String>, _: &[crate::writing::PartialFile]| Ok(b"{}".to_vec());
-            crate::writing::write_outputs(out.path(), vec![staging.events_file()], &budget, summary).unwrap();
+            let (path, len) = staging.events();
+            let events = crate::writing::OutputFile::written(EVENTS, path, len);
+            crate::writing::write_outputs(out.path(), vec![events], &budget, summary).unwrap();
             assert_eq!(inode(&staged), inode(&linked));
             std::fs::read_to_string(&linked).unwrap()
         };
