@@ -138,7 +138,7 @@ impl<'a> BeapiCommand<'a> {
 impl EngineCommand for BeapiCommand<'_> {
     type Args = BeapiArgs;
     type Order = BeapiOrder;
-    type Summary = BeapiSummary;
+    type Summary<'a> = BeapiSummary<'a>;
     const NAME: &'static str = "beapi";
 
     fn args(&self) -> &BeapiArgs {
@@ -158,33 +158,21 @@ impl EngineCommand for BeapiCommand<'_> {
         report.command.clone().or(self.order.command.clone()).unwrap_or_default()
     }
 
-    fn summarize(&self, report: &BeapiReport, run: RunFacts) -> Option<BeapiSummary> {
+    fn summarize<'a>(&self, report: &'a BeapiReport, run: RunFacts) -> Option<BeapiSummary<'a>> {
         Some(BeapiSummary {
-            subject: self.args.subject.clone(),
-            type_name: report.subject.clone(),
             engine: "beapi".into(),
-            scope: report.scope,
-            builders: report.builders.clone(),
-            checked: report.checked.clone(),
             structures: report.structure_count(),
-            explored: report.explored,
-            checked_calls: report.checked_calls,
             operations: OperationUse::of(report),
-            misuses: report.misuses,
-            out_of_scope: report.out_of_scope,
             failures: report.failure_count(),
-            failure_groups: report.failures.clone(),
-            levels: report.levels.clone(),
-            seconds: report.seconds,
             timed_out: run.stop == Stop::TimeLimit,
-            notes: report.notes.clone(),
+            report: crate::summary::named(report, &self.args.subject),
             run,
         })
     }
 
     fn files<'a>(
         &self,
-        summary: &BeapiSummary,
+        summary: &BeapiSummary<'_>,
         report: &'a BeapiReport,
         _: &RunOptions,
     ) -> anyhow::Result<Vec<OutputFile<'a>>> {
@@ -198,7 +186,12 @@ impl EngineCommand for BeapiCommand<'_> {
         self.args.tests.any()
     }
 
-    fn write_tests(&self, summary: &BeapiSummary, report: &BeapiReport, options: &RunOptions) -> anyhow::Result<()> {
+    fn write_tests(
+        &self,
+        summary: &BeapiSummary<'_>,
+        report: &BeapiReport,
+        options: &RunOptions,
+    ) -> anyhow::Result<()> {
         let options = self.test_options(report, &summary.run.replay, options);
         test_files::write(
             &self.args.tests,
@@ -208,31 +201,28 @@ impl EngineCommand for BeapiCommand<'_> {
         )
     }
 
-    fn text(&self, summary: &BeapiSummary, _: &BeapiReport) -> String {
+    fn text(&self, summary: &BeapiSummary<'_>, _: &BeapiReport) -> String {
         text(summary)
     }
 
-    fn found(&self, summary: &BeapiSummary) -> bool {
-        !summary.failure_groups.is_empty()
+    fn found(&self, summary: &BeapiSummary<'_>) -> bool {
+        !summary.report.failures.is_empty()
     }
 }
 
-fn text(summary: &BeapiSummary) -> String {
-    if summary.builders.is_empty() {
+fn text(summary: &BeapiSummary<'_>) -> String {
+    let report = &summary.report;
+    if report.builders.is_empty() {
         // Stopped while builders were identified: no search to tell of.
-        let mut text = format!("smallscope beapi {}: stopped before the search began", summary.subject);
-        for note in &summary.notes {
+        let mut text = format!("smallscope beapi {}: stopped before the search began", report.name);
+        for note in &report.notes {
             text.push_str(&format!("\nnote: {note}"));
         }
         crate::run::finish_text(&mut text, &summary.run, None);
         return text;
     }
-    let mut text = format!(
-        "smallscope beapi {}: scope {}, builders {}\n",
-        summary.subject,
-        summary.scope,
-        summary.builders.join(", ")
-    );
+    let mut text =
+        format!("smallscope beapi {}: scope {}, builders {}\n", report.name, report.scope, report.builders.join(", "));
     let of_role = |role: Role| summary.operations.iter().filter(move |op| op.role == role);
     let checked: Vec<String> = of_role(Role::Checked).map(OperationUse::describe).collect();
     if !checked.is_empty() {
@@ -242,10 +232,10 @@ fn text(summary: &BeapiSummary) -> String {
     if !not_called.is_empty() {
         text.push_str(&format!("never called, so not tested: {} (--check all calls them)\n", not_called.join(", ")));
     }
-    let checks = summary.checked_calls > 0;
+    let checks = report.checked_calls > 0;
     let (head, row) = if checks { ("checked", 14) } else { ("", 0) };
     text.push_str(&format!("{:>6} {:>14} {:>14} {head:>row$} {:>10}\n", "level", "structures", "explored", "seconds"));
-    for level in &summary.levels {
+    for level in &report.levels {
         let checked = if checks { level.checked.to_string() } else { String::new() };
         text.push_str(&format!(
             "{:>6} {:>14} {:>14} {checked:>row$} {:>10.3}\n",
@@ -257,18 +247,18 @@ fn text(summary: &BeapiSummary) -> String {
         .peak_memory_bytes
         .map(|b| format!(", peak memory {:.1} MiB", b as f64 / (1024.0 * 1024.0)))
         .unwrap_or_default();
-    let checked = if checks { format!(", {} checked calls", summary.checked_calls) } else { String::new() };
+    let checked = if checks { format!(", {} checked calls", report.checked_calls) } else { String::new() };
     text.push_str(&format!(
         "total: {} structures, {} sequences explored{checked} ({} misuse, {} out of scope), {} failures, {:.3} s{memory}",
-        summary.structures, summary.explored, summary.misuses, summary.out_of_scope, summary.failures, summary.seconds
+        summary.structures, report.explored, report.misuses, report.out_of_scope, summary.failures, report.seconds
     ));
     if summary.run.stop.is_early() {
         text.push_str(&format!("\nstopped early ({}): the last level is incomplete", summary.run.stop_text()));
     }
-    for note in &summary.notes {
+    for note in &report.notes {
         text.push_str(&format!("\nnote: {note}"));
     }
-    for (i, failure) in summary.failure_groups.iter().enumerate() {
+    for (i, failure) in report.failures.iter().enumerate() {
         text.push_str(&format!("\n\nfailure {}: {} ({} sequences)", i + 1, failure.describe(), failure.count));
         text.push_str(&format!("\n  witness ({} calls): {}", failure.witness.calls, failure.witness.text));
     }

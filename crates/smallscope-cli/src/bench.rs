@@ -304,7 +304,7 @@ fn korat_instructions(runs: &[(String, std::ops::RangeInclusive<u32>)]) -> anyho
             let n = scope.to_string();
             let engine = ["korat", subject, "--scope", &n, "--threads", "1", "--format", "json", "--no-isolation"];
             let (summary, instructions) = callgrind::<KoratSummary>(dir.path(), &engine)?;
-            instructions_row(&row_label(subject, false), scope, summary.explored, instructions)?;
+            instructions_row(&row_label(subject, false), scope, summary.report.explored, instructions)?;
             if has_by_hand_row(subject, scope) {
                 let (floor, instructions) = callgrind::<ByHand>(dir.path(), &["bench", "korat", "--by-hand", &n])?;
                 instructions_row(&row_label(subject, true), scope, floor.explored, instructions)?;
@@ -552,7 +552,7 @@ fn isolation_table(bench: &IsolationBench) -> anyhow::Result<()> {
             args: ["random", "dll", "--sequences", &bench.sequences.to_string(), "--seed", "0", "--format", "json"]
                 .map(String::from)
                 .to_vec(),
-            count: |bytes| Ok(serde_json::from_slice::<RandomSummary>(bytes)?.sequences),
+            count: |bytes| Ok(serde_json::from_slice::<RandomSummary>(bytes)?.report.sequences),
         },
     ];
     println!(

@@ -35,9 +35,9 @@ pub(crate) fn measure(
     args.extend_from_slice(extra);
     let summary: BeapiSummary = child_summary(&args, &[])?;
     Ok(Measured {
-        seconds: summary.seconds,
+        seconds: summary.report.seconds,
         structures: summary.structures as u64,
-        levels: summary.levels.iter().filter(|l| l.structures > 0).count() as u32,
+        levels: summary.report.levels.iter().filter(|l| l.structures > 0).count() as u32,
         peak_bytes: summary.run.peak_memory_bytes,
         finished: !summary.run.stop.is_early(),
     })

@@ -204,18 +204,18 @@ fn random_table(bench: &BuildersBench, sets: &[(String, Vec<String>)]) -> anyhow
                 child(&args)
             };
             let (api, built) = (run(None)?, run(Some(builders))?);
-            let ratio = built.stored as f64 / api.stored.max(1) as f64;
+            let ratio = built.report.stored as f64 / api.report.stored.max(1) as f64;
             println!(
                 "{:<11} {:>7} {:>12} {:>12} {:>6.2} {:>8} {:>8} {:>11} {:>11}",
                 subject,
                 seconds,
-                api.stored,
-                built.stored,
+                api.report.stored,
+                built.report.stored,
                 ratio,
-                api.largest_structure,
-                built.largest_structure,
-                api.sequences,
-                built.sequences
+                api.report.largest_structure,
+                built.report.largest_structure,
+                api.report.sequences,
+                built.report.sequences
             );
             std::io::stdout().flush()?;
         }

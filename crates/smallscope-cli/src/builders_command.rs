@@ -79,7 +79,7 @@ impl<'a> BuildersCommand<'a> {
 impl EngineCommand for BuildersCommand<'_> {
     type Args = BuildersArgs;
     type Order = BuildersOrder;
-    type Summary = BuildersSummary;
+    type Summary<'a> = BuildersSummary;
     const NAME: &'static str = "builders";
 
     fn args(&self) -> &BuildersArgs {

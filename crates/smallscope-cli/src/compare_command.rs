@@ -100,7 +100,7 @@ impl<'a> CompareCommand<'a> {
 impl EngineCommand for CompareCommand<'_> {
     type Args = CompareArgs;
     type Order = CompareOrder;
-    type Summary = CompareSummary;
+    type Summary<'a> = CompareSummary;
     const NAME: &'static str = "compare";
 
     fn args(&self) -> &CompareArgs {

@@ -27,7 +27,8 @@ pub type FoldOf<C> = <<C as EngineCommand>::Order as Order>::Fold;
 pub trait EngineCommand: Sized {
     type Args: EngineArgs;
     type Order: Order;
-    type Summary: Summary;
+    /// The JSON summary; an engine's borrows the run's report, its body.
+    type Summary<'a>: Summary;
 
     /// `beapi`, `korat`, …: how the command is named on the command line.
     const NAME: &'static str;
@@ -52,13 +53,13 @@ pub trait EngineCommand: Sized {
 
     /// The summary of a finished run; `None` when it stopped before it had
     /// a result to summarize.
-    fn summarize(&self, fold: &FoldOf<Self>, facts: RunFacts) -> Option<Self::Summary>;
+    fn summarize<'a>(&self, fold: &'a FoldOf<Self>, facts: RunFacts) -> Option<Self::Summary<'a>>;
 
     /// The command's own files in `--out` (`events.ndjson` and
     /// `summary.json` are every command's).
     fn files<'a>(
         &self,
-        _summary: &Self::Summary,
+        _summary: &Self::Summary<'_>,
         _fold: &'a FoldOf<Self>,
         _options: &RunOptions,
     ) -> anyhow::Result<Vec<OutputFile<'a>>> {
@@ -71,15 +72,20 @@ pub trait EngineCommand: Sized {
     }
 
     /// Writes the Rust test files asked for, after the run's own files.
-    fn write_tests(&self, _summary: &Self::Summary, _fold: &FoldOf<Self>, _options: &RunOptions) -> anyhow::Result<()> {
+    fn write_tests(
+        &self,
+        _summary: &Self::Summary<'_>,
+        _fold: &FoldOf<Self>,
+        _options: &RunOptions,
+    ) -> anyhow::Result<()> {
         Ok(())
     }
 
     /// The summary in words, for `--format text`.
-    fn text(&self, summary: &Self::Summary, fold: &FoldOf<Self>) -> String;
+    fn text(&self, summary: &Self::Summary<'_>, fold: &FoldOf<Self>) -> String;
 
     /// Whether the run found something: exit status 1.
-    fn found(&self, summary: &Self::Summary) -> bool;
+    fn found(&self, summary: &Self::Summary<'_>) -> bool;
 }
 
 /// Runs `command` and reports its run: the skeleton every engine shares.

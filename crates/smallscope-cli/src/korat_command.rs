@@ -94,7 +94,7 @@ struct CandidateRecord<'a> {
 impl EngineCommand for KoratCommand<'_> {
     type Args = KoratArgs;
     type Order = KoratOrder;
-    type Summary = KoratSummary;
+    type Summary<'a> = KoratSummary<'a>;
     const NAME: &'static str = "korat";
 
     fn args(&self) -> &KoratArgs {
@@ -110,28 +110,21 @@ impl EngineCommand for KoratCommand<'_> {
         (report.run.clone(), report.stop)
     }
 
-    fn summarize(&self, report: &KoratReport, run: RunFacts) -> Option<KoratSummary> {
+    fn summarize<'a>(&self, report: &'a KoratReport, run: RunFacts) -> Option<KoratSummary<'a>> {
         let pruned = !self.args.no_eq_pruning && !report.classes.is_empty();
         Some(KoratSummary {
-            subject: self.args.subject.clone(),
-            type_name: report.model.clone(),
+            report: crate::summary::named(report, &self.args.subject),
             engine: if pruned { "korat+" } else { "korat" }.into(),
             scope: self.order.settings.scope,
-            structures: report.found,
-            explored: report.explored,
-            seconds: report.seconds,
             space_size: self.space_size,
-            classes: report.classes.len(),
             failures: report.failures.iter().map(|f| f.count).sum(),
-            failure_groups: report.failures.clone(),
-            notes: report.notes.clone(),
             run,
         })
     }
 
     fn files<'a>(
         &self,
-        summary: &KoratSummary,
+        summary: &KoratSummary<'_>,
         report: &'a KoratReport,
         _: &RunOptions,
     ) -> anyhow::Result<Vec<OutputFile<'a>>> {
@@ -145,31 +138,31 @@ impl EngineCommand for KoratCommand<'_> {
         Ok(vec![structures, crate::report::Page::korat(summary, report).file()])
     }
 
-    fn text(&self, summary: &KoratSummary, report: &KoratReport) -> String {
+    fn text(&self, summary: &KoratSummary<'_>, report: &KoratReport) -> String {
         let mut text = format!(
             "smallscope korat {}: scope {}, {} fields, space of {:.3e} candidates\n",
-            summary.subject,
+            report.name,
             summary.scope,
             report.fields.len(),
             summary.space_size
         );
         text.push_str(&format!(
             "total: {} structures, {} candidates explored, {:.3} s ({:.0} candidates/s)",
-            summary.structures,
-            summary.explored,
-            summary.seconds,
-            summary.explored as f64 / summary.seconds.max(1e-9)
+            report.found,
+            report.explored,
+            report.seconds,
+            report.explored as f64 / report.seconds.max(1e-9)
         ));
-        if summary.classes > 0 {
-            text.push_str(&format!("\nequivalence classes covered: {}", summary.classes));
+        if !report.classes.is_empty() {
+            text.push_str(&format!("\nequivalence classes covered: {}", report.classes.len()));
         }
         if summary.run.stop.is_early() {
             text.push_str(&format!("\nstopped early ({}): the search is incomplete", summary.run.stop_text()));
         }
-        for note in &summary.notes {
+        for note in &report.notes {
             text.push_str(&format!("\nnote: {note}"));
         }
-        for (i, failure) in summary.failure_groups.iter().enumerate() {
+        for (i, failure) in report.failures.iter().enumerate() {
             text.push_str(&format!("\n\nfailure {}: {} ({} candidates)", i + 1, failure.describe(), failure.count));
             text.push_str(&format!("\n  candidate: {}", failure.witness.text));
         }
@@ -177,7 +170,7 @@ impl EngineCommand for KoratCommand<'_> {
         text
     }
 
-    fn found(&self, summary: &KoratSummary) -> bool {
-        !summary.failure_groups.is_empty()
+    fn found(&self, summary: &KoratSummary<'_>) -> bool {
+        !summary.report.failures.is_empty()
     }
 }

@@ -126,7 +126,7 @@ fn replay_base(args: &RandomArgs) -> String {
 impl EngineCommand for RandomCommand<'_> {
     type Args = RandomArgs;
     type Order = RandomOrder;
-    type Summary = RandomSummary;
+    type Summary<'a> = RandomSummary<'a>;
     const NAME: &'static str = "random";
 
     fn args(&self) -> &RandomArgs {
@@ -161,33 +161,26 @@ impl EngineCommand for RandomCommand<'_> {
         replay
     }
 
-    fn summarize(&self, report: &RandomReport, run: RunFacts) -> Option<RandomSummary> {
+    fn summarize<'a>(&self, report: &'a RandomReport, run: RunFacts) -> Option<RandomSummary<'a>> {
+        let mut report = crate::summary::named(report, &self.args.subject);
+        if report.seed != self.args.seed {
+            // A run stopped before it started says no seed.
+            report.to_mut().seed = self.args.seed;
+        }
         Some(RandomSummary {
-            subject: self.args.subject.clone(),
-            type_name: report.subject.clone(),
             engine: "random".into(),
-            seed: self.args.seed,
-            sequences: report.sequences,
             sequences_per_second: report.sequences_per_second(),
-            illegal: report.illegal,
-            redundant: report.redundant,
-            legal: report.legal,
-            stored: report.stored,
-            largest_structure: report.largest_structure,
-            failure_groups: report.failure_groups.clone(),
             failure_group_count: report.failure_groups.len(),
             regression_test_count: report.regression_tests.len(),
-            seconds: report.seconds,
             stopped_by: run.stop_text(),
-            contracts: report.contracts.clone(),
-            notes: report.notes.clone(),
+            report,
             run,
         })
     }
 
     fn files<'a>(
         &self,
-        summary: &RandomSummary,
+        summary: &RandomSummary<'_>,
         report: &'a RandomReport,
         options: &RunOptions,
     ) -> anyhow::Result<Vec<OutputFile<'a>>> {
@@ -216,7 +209,12 @@ impl EngineCommand for RandomCommand<'_> {
         self.args.tests.any() && started(report)
     }
 
-    fn write_tests(&self, summary: &RandomSummary, report: &RandomReport, options: &RunOptions) -> anyhow::Result<()> {
+    fn write_tests(
+        &self,
+        summary: &RandomSummary<'_>,
+        report: &RandomReport,
+        options: &RunOptions,
+    ) -> anyhow::Result<()> {
         let command = test_files::regenerate(&self.args.tests, &summary.run.replay);
         let options = self.test_options(command, self.args.tests.ignore_failing_tests, options);
         test_files::write(
@@ -227,12 +225,12 @@ impl EngineCommand for RandomCommand<'_> {
         )
     }
 
-    fn text(&self, summary: &RandomSummary, report: &RandomReport) -> String {
+    fn text(&self, summary: &RandomSummary<'_>, report: &RandomReport) -> String {
         text(self.args, summary, report)
     }
 
-    fn found(&self, summary: &RandomSummary) -> bool {
-        !summary.failure_groups.is_empty()
+    fn found(&self, summary: &RandomSummary<'_>) -> bool {
+        !summary.report.failure_groups.is_empty()
     }
 }
 
@@ -241,27 +239,28 @@ fn started(report: &RandomReport) -> bool {
     !report.run.is_empty()
 }
 
-fn text(args: &RandomArgs, summary: &RandomSummary, report: &RandomReport) -> String {
+fn text(args: &RandomArgs, summary: &RandomSummary<'_>, report: &RandomReport) -> String {
+    let body = &summary.report;
     let mut out = format!(
         "random {} ({}), seed {}: {} sequences in {:.2} s ({:.0} per second); stopped by {}\n",
         args.subject,
-        summary.type_name,
-        summary.seed,
-        summary.sequences,
-        summary.seconds,
+        body.subject,
+        body.seed,
+        body.sequences,
+        body.seconds,
         summary.sequences_per_second,
         summary.stopped_by
     );
     out.push_str(&format!(
         "  legal {}, illegal {}, redundant {}, stored for reuse {} (the largest value has {} objects)\n",
-        summary.legal, summary.illegal, summary.redundant, summary.stored, summary.largest_structure
+        body.legal, body.illegal, body.redundant, body.stored, body.largest_structure
     ));
-    out.push_str(&format!("  contracts: {}\n", summary.contracts.join(", ")));
-    for note in &summary.notes {
+    out.push_str(&format!("  contracts: {}\n", body.contracts.join(", ")));
+    for note in &body.notes {
         out.push_str(&format!("  note: {note}\n"));
     }
-    out.push_str(&format!("  failure groups: {}\n", summary.failure_groups.len()));
-    for (i, group) in summary.failure_groups.iter().enumerate() {
+    out.push_str(&format!("  failure groups: {}\n", body.failure_groups.len()));
+    for (i, group) in body.failure_groups.iter().enumerate() {
         out.push_str(&format!("  [{}] {} ({} failing sequences)\n", i + 1, group.describe(), group.count));
         let shrink = group.shrink.map_or(format!("{}", group.witness.calls), |s| {
             format!("{} first found, {} smallest found, {} simplified", s.first, s.smallest, s.simplified)
@@ -275,6 +274,6 @@ fn text(args: &RandomArgs, summary: &RandomSummary, report: &RandomReport) -> St
     if let Some(dir) = &args.run.out {
         out.push_str(&format!("\n  wrote {}", dir.display()));
     }
-    crate::run::finish_text(&mut out, &summary.run, Some(summary.seed));
+    crate::run::finish_text(&mut out, &summary.run, Some(body.seed));
     out
 }

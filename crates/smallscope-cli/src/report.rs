@@ -125,23 +125,24 @@ fn draw(dot: &str, title: &str) -> Picture {
 
 impl Page {
     /// A BEAPI run; it shows the structures the run drew.
-    pub fn beapi(summary: &BeapiSummary, report: &BeapiReport) -> Page {
+    pub fn beapi(summary: &BeapiSummary<'_>, report: &BeapiReport) -> Page {
+        let body = &summary.report;
         let of_role = |role: Role| summary.operations.iter().filter(move |op| op.role == role);
         let list = |names: Vec<String>| if names.is_empty() { "none".to_owned() } else { names.join(", ") };
         let mut facts = counted(vec![
-            ("type", summary.type_name.clone()),
-            ("scope", summary.scope.to_string()),
-            ("builders", summary.builders.join(", ")),
+            ("type", body.subject.clone()),
+            ("scope", body.scope.to_string()),
+            ("builders", body.builders.join(", ")),
             ("checked on every structure", list(of_role(Role::Checked).map(OperationUse::describe).collect())),
             ("never called, so not tested", list(of_role(Role::NotCalled).map(|op| op.name.clone()).collect())),
             ("structures", summary.structures.to_string()),
-            ("sequences explored", summary.explored.to_string()),
-            ("checked calls", summary.checked_calls.to_string()),
-            ("misuse", summary.misuses.to_string()),
-            ("out of scope", summary.out_of_scope.to_string()),
+            ("sequences explored", body.explored.to_string()),
+            ("checked calls", body.checked_calls.to_string()),
+            ("misuse", body.misuses.to_string()),
+            ("out of scope", body.out_of_scope.to_string()),
             ("failing sequences", summary.failures.to_string()),
         ]);
-        facts.extend(run_facts(&summary.run, summary.seconds));
+        facts.extend(run_facts(&summary.run, body.seconds));
         // The page names the type without its path, to keep lines short.
         let ty = type_expr(&without_paths(&report.subject));
         let failures = report
@@ -164,33 +165,34 @@ impl Page {
             })
             .collect();
         Page {
-            title: format!("beapi · {}", summary.subject),
+            title: format!("beapi · {}", body.name),
             facts,
             replay: summary.run.replay.clone(),
-            levels: summary.levels.clone(),
+            levels: body.levels.clone(),
             failures,
             structures: Some(Structures { total: summary.structures, shown, order: "the smallest first" }),
-            notes: summary.notes.clone(),
+            notes: body.notes.clone(),
             ..Page::default()
         }
     }
 
     /// A random run.
-    pub fn random(summary: &RandomSummary, report: &RandomReport) -> Page {
+    pub fn random(summary: &RandomSummary<'_>, report: &RandomReport) -> Page {
+        let body = &summary.report;
         let mut facts = counted(vec![
-            ("type", summary.type_name.clone()),
-            ("seed", summary.seed.to_string()),
-            ("sequences", summary.sequences.to_string()),
-            ("legal", summary.legal.to_string()),
-            ("illegal", summary.illegal.to_string()),
-            ("redundant", summary.redundant.to_string()),
+            ("type", body.subject.clone()),
+            ("seed", body.seed.to_string()),
+            ("sequences", body.sequences.to_string()),
+            ("legal", body.legal.to_string()),
+            ("illegal", body.illegal.to_string()),
+            ("redundant", body.redundant.to_string()),
             ("regression tests", summary.regression_test_count.to_string()),
-            ("contracts", summary.contracts.join(", ")),
+            ("contracts", body.contracts.join(", ")),
         ]);
         facts.push(("sequences per second", format!("{:.0}", summary.sequences_per_second), true));
-        facts.extend(run_facts(&summary.run, summary.seconds));
+        facts.extend(run_facts(&summary.run, body.seconds));
         let ty = type_expr(&without_paths(&report.subject));
-        let failures = summary
+        let failures = body
             .failure_groups
             .iter()
             .map(|failure| {
@@ -201,31 +203,32 @@ impl Page {
             })
             .collect();
         Page {
-            title: format!("random · {}", summary.subject),
+            title: format!("random · {}", body.name),
             facts,
             replay: summary.run.replay.clone(),
             failures,
-            notes: summary.notes.clone(),
+            notes: body.notes.clone(),
             ..Page::default()
         }
     }
 
     /// A Korat run; it shows the structures the run drew, each with its
     /// canonical text when the run recorded it.
-    pub fn korat(summary: &KoratSummary, report: &KoratReport) -> Page {
+    pub fn korat(summary: &KoratSummary<'_>, report: &KoratReport) -> Page {
+        let body = &summary.report;
         let mut facts = counted(vec![
-            ("type", summary.type_name.clone()),
+            ("type", body.model.clone()),
             ("scope", summary.scope.to_string()),
-            ("structures", summary.structures.to_string()),
-            ("candidates explored", summary.explored.to_string()),
+            ("structures", body.found.to_string()),
+            ("candidates explored", body.explored.to_string()),
             ("failing candidates", summary.failures.to_string()),
         ]);
-        facts.extend(run_facts(&summary.run, summary.seconds));
+        facts.extend(run_facts(&summary.run, body.seconds));
         Page {
-            title: format!("korat · {}", summary.subject),
+            title: format!("korat · {}", body.name),
             facts,
             replay: summary.run.replay.clone(),
-            failures: summary.failure_groups.iter().map(FailureView::of).collect(),
+            failures: body.failures.iter().map(FailureView::of).collect(),
             structures: (!report.pictures.is_empty()).then(|| Structures {
                 total: report.structures.len(),
                 shown: report
@@ -239,7 +242,7 @@ impl Page {
                     .collect(),
                 order: "in the order the search found them",
             }),
-            notes: summary.notes.clone(),
+            notes: body.notes.clone(),
             ..Page::default()
         }
     }

@@ -2,11 +2,15 @@
 //! writes as `summary.json`, each made from a run's folded events. `bench`
 //! reads the same types.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use smallscope::compare::{Comparison, Verdict, Witness};
 use smallscope::coverage::{Criterion, ScopeMeasure, StoppedBy};
-use smallscope::events::{Failure, LevelStats, Stop, SCHEMA_VERSION};
+use smallscope::events::{Stop, SCHEMA_VERSION};
+use smallscope::korat::KoratReport;
+use smallscope::random::RandomReport;
+use smallscope::BeapiReport;
 
 /// What every summary says of how the run went.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -95,7 +99,7 @@ macro_rules! summaries {
     )*};
 }
 
-summaries!(BuildersSummary, BeapiSummary, KoratSummary, RandomSummary, CompareSummary);
+summaries!(BuildersSummary, BeapiSummary<'_>, KoratSummary<'_>, RandomSummary<'_>, CompareSummary);
 
 /// `smallscope builders --format json`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -131,36 +135,55 @@ pub struct BuildersSummary {
     pub run: RunFacts,
 }
 
-/// `smallscope beapi --format json`.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct BeapiSummary {
-    pub subject: String,
-    #[serde(rename = "type")]
-    pub type_name: String,
+/// A report to summarize, with `subject` as its name when its run stopped
+/// before it said (a report names its subject from the run's first event).
+pub trait Named: Clone {
+    fn name(&self) -> &str;
+    fn name_mut(&mut self) -> &mut String;
+}
+
+macro_rules! named {
+    ($($report:ty),*) => {$(
+        impl Named for $report {
+            fn name(&self) -> &str {
+                &self.name
+            }
+            fn name_mut(&mut self) -> &mut String {
+                &mut self.name
+            }
+        }
+    )*};
+}
+
+named!(BeapiReport, KoratReport, RandomReport);
+
+/// `report`, borrowed, or a copy named `subject` when it has no name yet.
+pub fn named<'a, R: Named>(report: &'a R, subject: &str) -> Cow<'a, R> {
+    if !report.name().is_empty() {
+        return Cow::Borrowed(report);
+    }
+    let mut named = report.clone();
+    *named.name_mut() = subject.to_owned();
+    Cow::Owned(named)
+}
+
+/// `smallscope beapi --format json`: the run's report, with what only the
+/// command knows.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct BeapiSummary<'a> {
+    #[serde(flatten)]
+    pub report: Cow<'a, BeapiReport>,
     pub engine: String,
-    pub scope: u32,
-    pub builders: Vec<String>,
-    /// Operations called on every kept structure to check it, not to build.
-    #[serde(default)]
-    pub checked: Vec<String>,
+    /// Structures counted (those that differ from an earlier one only in
+    /// omitted fields left out).
     pub structures: usize,
-    pub explored: u64,
-    /// Calls of the checked operations.
-    #[serde(default)]
-    pub checked_calls: u64,
     /// Every operation of the API: what the run did with it, and its calls.
     #[serde(default)]
     pub operations: Vec<OperationUse>,
-    pub misuses: u64,
-    pub out_of_scope: u64,
     /// Failing sequences, over all groups.
     pub failures: u64,
-    pub failure_groups: Vec<Failure>,
-    pub levels: Vec<LevelStats>,
-    pub seconds: f64,
     /// The time limit stopped the run before its last level was done.
     pub timed_out: bool,
-    pub notes: Vec<String>,
     #[serde(flatten)]
     pub run: RunFacts,
 }
@@ -190,7 +213,7 @@ pub enum Role {
 
 impl OperationUse {
     /// Every operation of `report`'s API with its role and calls.
-    pub fn of(report: &smallscope::BeapiReport) -> Vec<OperationUse> {
+    pub fn of(report: &BeapiReport) -> Vec<OperationUse> {
         (report.operations.iter().enumerate())
             .map(|(index, op)| {
                 let role = if report.builders.contains(&op.name) {
@@ -215,55 +238,35 @@ impl OperationUse {
     }
 }
 
-/// `smallscope korat --format json`.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct KoratSummary {
-    pub subject: String,
-    #[serde(rename = "type")]
-    pub type_name: String,
+/// `smallscope korat --format json`: the run's report, with what only the
+/// command knows.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct KoratSummary<'a> {
+    #[serde(flatten)]
+    pub report: Cow<'a, KoratReport>,
     /// `korat`, or `korat+` when equivalence classes pruned the search.
     pub engine: String,
     pub scope: u32,
-    pub structures: u64,
-    pub explored: u64,
-    pub seconds: f64,
     /// Candidates in the whole space (the product of the field domains).
     pub space_size: f64,
-    /// Equivalence classes covered (Korat+).
-    pub classes: usize,
+    /// Failing candidates, over all groups.
     pub failures: u64,
-    pub failure_groups: Vec<Failure>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub notes: Vec<String>,
     #[serde(flatten)]
     pub run: RunFacts,
 }
 
-/// `smallscope random --format json`.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct RandomSummary {
-    pub subject: String,
-    #[serde(rename = "type")]
-    pub type_name: String,
+/// `smallscope random --format json`: the run's report, with what only the
+/// command knows.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct RandomSummary<'a> {
+    #[serde(flatten)]
+    pub report: Cow<'a, RandomReport>,
     pub engine: String,
-    pub seed: u64,
-    pub sequences: u64,
     pub sequences_per_second: f64,
-    pub illegal: u64,
-    pub redundant: u64,
-    pub legal: u64,
-    pub stored: u64,
-    /// Objects in the largest stored value, its root included.
-    #[serde(default)]
-    pub largest_structure: u64,
-    pub failure_groups: Vec<Failure>,
     pub failure_group_count: usize,
     pub regression_test_count: usize,
-    pub seconds: f64,
     /// `time limit`, `sequence limit`, `stuck`, `interrupted`, `memory limit`.
     pub stopped_by: String,
-    pub contracts: Vec<String>,
-    pub notes: Vec<String>,
     #[serde(flatten)]
     pub run: RunFacts,
 }
@@ -412,4 +415,68 @@ pub struct SuiteSummary {
     /// The files of this run in `--out` (this summary aside).
     #[serde(default)]
     pub files: Vec<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use smallscope::events::{During, Failure, FailureKind, Input, Witness};
+
+    fn facts() -> RunFacts {
+        RunFacts::new("run-1".into(), Stop::Complete, 0, None, "smallscope beapi bst".into())
+    }
+
+    /// The report is the summary's body: its counts reach the JSON under
+    /// the summary's names, its bulk does not, and the JSON reads back.
+    #[test]
+    fn a_beapi_report_is_its_summary_body() {
+        let witness = Witness { text: "s0 = new()".into(), calls: 1, input: Input::Program(Default::default()) };
+        let report = BeapiReport {
+            run: "run-1".into(),
+            name: "bst".into(),
+            subject: "Bst".into(),
+            scope: 3,
+            builders: vec!["new".into(), "add".into()],
+            explored: 40,
+            misuses: 2,
+            failures: vec![Failure {
+                count: 3,
+                ..Failure::new(0, FailureKind::Panic, During::Call, "boom".into(), witness)
+            }],
+            seconds: 0.5,
+            command: Some("not in the summary".into()),
+            ..BeapiReport::default()
+        };
+        let summary = BeapiSummary {
+            report: Cow::Borrowed(&report),
+            engine: "beapi".into(),
+            structures: 7,
+            operations: Vec::new(),
+            failures: report.failure_count(),
+            timed_out: false,
+            run: facts(),
+        };
+        let json = serde_json::to_value(&summary).unwrap();
+        assert_eq!((json["subject"].as_str(), json["type"].as_str()), (Some("bst"), Some("Bst")));
+        assert_eq!((json["explored"].as_u64(), json["misuses"].as_u64()), (Some(40), Some(2)));
+        assert_eq!((json["failures"].as_u64(), json["failure_groups"][0]["count"].as_u64()), (Some(3), Some(3)));
+        assert_eq!((json["structures"].as_u64(), json["run"].as_str()), (Some(7), Some("run-1")));
+        assert!(json.get("command").is_none() && json.get("operation_calls").is_none(), "{json}");
+        let read: BeapiSummary<'_> = serde_json::from_value(json).unwrap();
+        assert_eq!((read.report.name.as_str(), read.report.subject.as_str()), ("bst", "Bst"));
+        assert_eq!((read.report.explored, read.report.failures.len(), read.structures), (40, 1, 7));
+        assert_eq!(read.run, facts());
+    }
+
+    /// A run stopped before its first event has no name: the summary
+    /// names it after the subject asked for, without copying a named one.
+    #[test]
+    fn an_unnamed_report_takes_the_subject_asked_for() {
+        let unnamed = KoratReport::default();
+        assert_eq!(named(&unnamed, "binary-tree").name, "binary-tree");
+        let report = KoratReport { name: "sll".into(), classes: [1, 5].into(), found: 4, ..KoratReport::default() };
+        assert!(matches!(named(&report, "other"), Cow::Borrowed(_)));
+        let json = serde_json::to_value(&*named(&report, "other")).unwrap();
+        assert_eq!((json["classes"].as_u64(), json["structures"].as_u64()), (Some(2), Some(4)), "{json}");
+    }
 }

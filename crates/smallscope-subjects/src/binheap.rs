@@ -33,7 +33,7 @@
 //! then it indexes past the end of the left half and panics (index out of
 //! bounds), four frames deep: `extract_min` → `remove_root` → `rebalance` →
 //! `link_later`. Inserts and `union` rebalance correctly. No sequence of four
-//! calls or fewer triggers it (a brute force in `tests/std_traits.rs` runs
+//! calls or fewer triggers it (a brute force in `tests/all/std_traits.rs` runs
 //! every sequence over keys `0..3`, `union` included); the shortest take five,
 //! e.g. `new() insert(0) insert(1) insert(1) extract_min()` (the B1's root 0
 //! goes, and the remaining B0 1, node 2, adopts the released child 1, node 1)

@@ -34,26 +34,38 @@ pub struct Structure {
 }
 
 /// The result of a BEAPI run: a fold over its events.
-#[derive(Debug, Clone, Default, serde::Serialize)]
+///
+/// Serialized, it is the body of the run's JSON summary (`summary.json`,
+/// `--format json`), named as the summary names it: the bulk (structures,
+/// the API, the settings) stays out, and what the summary adds is what no
+/// report holds (how the run ended, the command line's view of the API).
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct BeapiReport {
     /// The run's id (see [`RunStarted::run`](crate::events::RunStarted::run)).
+    #[serde(skip)]
     pub run: String,
     /// The subject's registered name.
+    #[serde(rename = "subject")]
     pub name: String,
     /// The subject's Rust type.
+    #[serde(rename = "type")]
     pub subject: String,
     pub scope: u32,
     /// The settings it ran with (builders resolved).
     #[serde(skip)]
     pub config: Option<BeapiConfig>,
     /// The command that repeats the run, when it came from one.
+    #[serde(skip)]
     pub command: Option<String>,
     /// The API, in declaration order; steps refer to it by index.
+    #[serde(skip)]
     pub operations: Vec<OperationInfo>,
     /// Names of the operations used to extend sequences.
     pub builders: Vec<String>,
     /// Names of the operations called on every kept structure to check it.
+    #[serde(default)]
     pub checked: Vec<String>,
+    #[serde(skip)]
     pub structures: Vec<Structure>,
     /// Structures made, as the counts say: a fold that skips structure
     /// events (a supervisor that does not write them) still knows how many.
@@ -63,20 +75,25 @@ pub struct BeapiReport {
     /// Sequences executed.
     pub explored: u64,
     /// Calls of the checked operations.
+    #[serde(default)]
     pub checked_calls: u64,
     /// Calls of each operation, by its index in `operations`, builders'
     /// and checks' (shorter when the last ones were not called).
+    #[serde(skip)]
     pub operation_calls: Vec<u64>,
     /// Calls of each operation dropped as misuse, indexed as `operation_calls`.
+    #[serde(skip)]
     pub operation_misuses: Vec<u64>,
     /// Sequences dropped as API misuse.
     pub misuses: u64,
     /// Sequences dropped because a structure passed the scope.
     pub out_of_scope: u64,
     /// Failure groups, each with its first (minimal-level) witness.
+    #[serde(rename = "failure_groups")]
     pub failures: Vec<Failure>,
     pub seconds: f64,
     /// Why the run stopped; `None` while it runs.
+    #[serde(skip)]
     pub stop: Option<Stop>,
     /// Things the user should know, e.g. that `Clone` was shallow and replay was used.
     pub notes: Vec<String>,

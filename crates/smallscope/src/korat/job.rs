@@ -19,37 +19,54 @@ use crate::events::{
 use crate::runner::{Job, JobError, Killed, Start, StopFlag};
 
 /// What a Korat run found, folded from its events.
-#[derive(Debug, Clone, Default, serde::Serialize)]
+///
+/// Serialized, it is the body of the run's JSON summary, named as the
+/// summary names it (see [`BeapiReport`](crate::BeapiReport)).
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct KoratReport {
+    #[serde(skip)]
     pub run: String,
     /// The registered name.
+    #[serde(rename = "subject")]
     pub name: String,
     /// The model's Rust type.
+    #[serde(rename = "type")]
     pub model: String,
     #[serde(skip)]
     pub settings: Option<KoratSettings>,
     /// Field names, as `Class#object.field`.
+    #[serde(skip)]
     pub fields: Vec<String>,
     /// Candidates on which `rep_ok` held.
+    #[serde(rename = "structures")]
     pub found: u64,
     /// Candidates `rep_ok` was run on.
     pub explored: u64,
     pub seconds: f64,
-    /// Equivalence classes covered (Korat+).
+    /// Equivalence classes covered (Korat+); the summary says how many.
+    #[serde(serialize_with = "count", skip_deserializing)]
     pub classes: BTreeSet<u64>,
     /// The valid candidates, when the run reports them.
+    #[serde(skip)]
     pub structures: Vec<Vec<Option<i64>>>,
     /// The structures drawn (the first `pictures`): index, canonical text
     /// when recorded, and DOT picture.
     #[serde(skip)]
     pub pictures: Vec<(usize, Option<String>, String)>,
+    #[serde(rename = "failure_groups")]
     pub failures: Vec<Failure>,
     /// What the run says of itself (a quarantine).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    #[serde(skip)]
     pub stop: Option<Stop>,
     #[serde(skip)]
     pub resume: Option<Resume>,
+}
+
+/// A set as its size.
+fn count<S: serde::Serializer>(set: &BTreeSet<u64>, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_u64(set.len() as u64)
 }
 
 impl KoratReport {

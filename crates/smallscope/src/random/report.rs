@@ -7,13 +7,19 @@ use crate::events::{Configuration, Counts, Event, Failure, Fold, Input, Stop};
 use crate::sequence::Program;
 
 /// What a random run did and found.
-#[derive(Debug, Clone, Default, serde::Serialize)]
+///
+/// Serialized, it is the body of the run's JSON summary, named as the
+/// summary names it (see [`BeapiReport`](crate::BeapiReport)).
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct RandomReport {
     /// The run's id.
+    #[serde(skip)]
     pub run: String,
     /// The subject's registered name.
+    #[serde(rename = "subject")]
     pub name: String,
     /// The subject's Rust type.
+    #[serde(rename = "type")]
     pub subject: String,
     pub seed: u64,
     #[serde(skip)]
@@ -29,13 +35,17 @@ pub struct RandomReport {
     /// Sequences kept in the component set for reuse.
     pub stored: u64,
     /// Objects in the largest value those sequences keep, its root included.
+    #[serde(default)]
     pub largest_structure: u64,
     pub failure_groups: Vec<Failure>,
+    #[serde(skip)]
     pub regression_tests: Vec<RegressionTest>,
     pub seconds: f64,
     /// Why it stopped; `None` while it runs.
+    #[serde(skip)]
     pub stop: Option<Stop>,
     pub contracts: Vec<String>,
+    #[serde(skip)]
     pub operations: Vec<OperationInfo>,
     pub notes: Vec<String>,
     /// Where the run was at its last commit.

@@ -2,7 +2,7 @@
 //! own tool: an isolated run must still start its workers (this program)
 //! and count right, not end at once with nothing found.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

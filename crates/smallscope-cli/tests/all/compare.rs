@@ -1,7 +1,7 @@
 //! `smallscope compare`: exit codes, the JSON summary, and the pictures
 //! `--out` writes. Runs the real binary.
 
-mod common;
+use crate::common;
 
 use common::*;
 use std::process::Output;

@@ -210,7 +210,7 @@ fn panicking_debug_is_reported_with_its_location() {
     let group =
         report.failure_groups.iter().find(|g| g.contract.as_deref() == Some("debug-does-not-panic")).expect("found");
     assert!(group.message.contains("too big to show"), "{}", group.message);
-    assert!(group.location.as_deref().is_some_and(|l| l.contains("tests/random.rs")), "{:?}", group.location);
+    assert!(group.location.as_deref().is_some_and(|l| l.contains("tests/all/random.rs")), "{:?}", group.location);
     // new(); inc(); inc(); inc() is the shortest way to n = 3.
     assert_eq!(group.witness.calls, 4, "{}", group.witness.text);
 }

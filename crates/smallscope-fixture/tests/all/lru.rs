@@ -7,7 +7,7 @@ use smallscope::random::Random;
 use smallscope::Beapi;
 use smallscope_fixture::lru::{Buggy, Correct, Lru};
 
-mod model_search;
+use crate::model_search;
 use model_search::reachable;
 
 #[test]

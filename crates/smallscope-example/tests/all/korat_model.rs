@@ -61,8 +61,8 @@ fn a_panic_in_the_check_is_a_finding_and_the_search_goes_on() {
 /// `docs/korat.md` is a line of `src/model.rs`, in the same order.
 #[test]
 fn the_guide_shows_the_example_as_it_is() {
-    let guide = include_str!("../../../docs/korat.md");
-    let source: Vec<&str> = include_str!("../src/model.rs").lines().map(str::trim).collect();
+    let guide = include_str!("../../../../docs/korat.md");
+    let source: Vec<&str> = include_str!("../../src/model.rs").lines().map(str::trim).collect();
     let blocks: Vec<&str> = guide.split("```rust\n").skip(1).map(|b| &b[..b.find("```").unwrap()]).collect();
     assert_eq!(blocks.len(), 5, "model, invariant, conversion, check, registration");
     for block in blocks {

@@ -5,8 +5,8 @@
 
 use std::collections::BTreeSet;
 
-mod beapi_forms;
-mod model_search;
+use crate::beapi_forms;
+use crate::model_search;
 
 use model_search::reachable;
 

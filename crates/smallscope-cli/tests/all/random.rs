@@ -2,7 +2,7 @@
 //! summary, exit codes, determinism, the planted bugs it must find, the
 //! replay line, and `bench random`. Runs the real binary.
 
-mod common;
+use crate::common;
 
 use common::*;
 

@@ -2,7 +2,7 @@
 //! written here, the JSON a user scripts against, what the run says when an
 //! engine ends before a prediction, and the structure of the plot.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeSet, VecDeque};
 use std::path::Path;

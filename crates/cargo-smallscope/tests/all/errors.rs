@@ -1,7 +1,7 @@
 //! What `cargo smallscope` says when it cannot run: one line that says
 //! what to do, and exit code 2, before anything is built.
 
-mod common;
+use crate::common;
 
 use common::{cargo_smallscope, cargo_smallscope_with, Said};
 

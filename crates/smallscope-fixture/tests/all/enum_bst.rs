@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 
-mod beapi_forms;
+use crate::beapi_forms;
 
 use smallscope::heap::canonical_text;
 use smallscope_fixture::enum_bst::Tree;

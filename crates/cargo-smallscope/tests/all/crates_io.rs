@@ -4,7 +4,7 @@
 //! foreign type. `init`, then `beapi` and `random`, then `cargo test` in
 //! the wrapper crate with the tests they wrote.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

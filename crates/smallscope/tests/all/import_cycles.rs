@@ -8,7 +8,7 @@
 //! depends on none of them. Code under `#[cfg(test)]` is left out: tests
 //! may reach anywhere.
 //!
-//! `SMALLSCOPE_IMPORTS_OF=beapi::engine cargo test --test import_cycles`
+//! `SMALLSCOPE_IMPORTS_OF=beapi::engine cargo test -p smallscope --test all import_cycles`
 //! prints what each path named in that module resolves to.
 
 use std::collections::{BTreeMap, BTreeSet};

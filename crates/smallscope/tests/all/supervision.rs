@@ -441,7 +441,7 @@ fn an_exit_in_library_mode_is_said_and_is_not_a_success() {
         return;
     }
     let output = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "an_exit_in_library_mode_is_said_and_is_not_a_success", "--nocapture"])
+        .args(["--exact", "supervision::an_exit_in_library_mode_is_said_and_is_not_a_success", "--nocapture"])
         .env(RUN_EXITING, "1")
         .output()
         .unwrap();

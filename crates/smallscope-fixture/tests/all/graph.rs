@@ -12,7 +12,7 @@ use smallscope::random::Random;
 use smallscope::Beapi;
 use smallscope_fixture::graph::Graph;
 
-mod model_search;
+use crate::model_search;
 use model_search::reachable;
 
 /// Counts live and peak heap bytes, to bound what a run takes.

@@ -11,8 +11,8 @@
 //! builders never give fewer structures; and the tests it writes compile
 //! and pass in the user's crate, the witnesses failing until fixed.
 
-mod common;
-mod models;
+use crate::common;
+use crate::models;
 
 use std::collections::BTreeSet;
 use std::path::Path;

@@ -1,7 +1,7 @@
 //! Runs that are stopped from outside: Ctrl-C keeps what was found, a
 //! killed run resumes to the same result an uninterrupted run gives.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 use std::path::Path;

@@ -1,7 +1,7 @@
 //! `smallscope builders`: identification from the command line, its JSON,
 //! and `--builders auto` picking the result up from the cache.
 
-mod common;
+use crate::common;
 
 use common::{refused_in_one_line, smallscope, stderr, stdout};
 

@@ -2,7 +2,7 @@
 //! environment, its signals or its folder are not as expected. Each ends
 //! as a trusted tool would: the run's own outcome, or one clear line.
 
-mod common;
+use crate::common;
 
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

@@ -7,7 +7,7 @@ use smallscope::random::Random;
 use smallscope::Beapi;
 use smallscope_fixture::deque::Deque;
 
-mod model_search;
+use crate::model_search;
 use model_search::reachable;
 
 /// The deques the API reaches at `scope` (at most `scope` nodes, values in

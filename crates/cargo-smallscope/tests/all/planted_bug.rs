@@ -4,7 +4,7 @@
 //! under `cargo test` in that crate: the regression tests pass, the
 //! witnesses fail until the bug is fixed.
 
-mod common;
+use crate::common;
 
 use common::{cargo_smallscope, initialized, summary, target_dir};
 use smallscope_scratch_crate::ScratchCrate;
@@ -113,6 +113,7 @@ fn beapi_finds_the_planted_bug_and_the_tests_it_writes_fail_until_it_is_fixed() 
 
     // Ctrl-C sent to `cargo smallscope` alone (`kill -INT`) reaches the
     // harness, once: the run stops, writes what it found, and exits 130.
+    let harness = common::harness_lock();
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_cargo-smallscope"))
         .args(["smallscope", "random", "fixture-lru-buggy", "--time-limit", "120s"])
         .current_dir(&dir)
@@ -130,6 +131,7 @@ fn beapi_finds_the_planted_bug_and_the_tests_it_writes_fail_until_it_is_fixed() 
     let sent = std::time::Instant::now();
     std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
     let status = child.wait().unwrap();
+    drop(harness);
     assert_eq!(status.code(), Some(130));
     assert!(sent.elapsed() < std::time::Duration::from_secs(10), "{:?}", sent.elapsed());
     let random = summary("fixture-lru-buggy", "random");

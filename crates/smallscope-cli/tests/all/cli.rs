@@ -1,7 +1,7 @@
 //! The command-line contract: subjects, JSON summary, exit codes and the
 //! errors bad input gets. Runs the real binary.
 
-mod common;
+use crate::common;
 
 use common::*;
 

@@ -4,7 +4,7 @@
 //! a comparison both sides' witnesses. Needs `chromium` (Debian's package;
 //! `.ci/run` installs it when it is missing).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -4,7 +4,7 @@
 //! `remove`. The bug is found, said on the console, shown in `report.html`
 //! with the structure drawn, and the exit code says so.
 
-mod common;
+use crate::common;
 
 use common::{cargo_smallscope, summary, target_dir};
 use smallscope_scratch_crate::ScratchCrate;

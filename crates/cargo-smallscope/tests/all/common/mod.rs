@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::{Mutex, MutexGuard};
 
 /// What one `cargo smallscope` command did.
 #[derive(Debug)]
@@ -27,6 +28,14 @@ pub fn target_dir() -> PathBuf {
     smallscope_scratch_crate::shared_target_dir("cargo-smallscope-tests")
 }
 
+/// Held while a test's `cargo smallscope` builds and runs a harness: every
+/// harness builds to `target/release/smallscope` in the shared target
+/// folder, so two at once would run each other's binary.
+pub fn harness_lock() -> MutexGuard<'static, ()> {
+    static HARNESS: Mutex<()> = Mutex::new(());
+    HARNESS.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 /// `cargo smallscope args…` in `dir`, as cargo starts it.
 pub fn cargo_smallscope(dir: &Path, args: &[&str]) -> Said {
     cargo_smallscope_with(dir, args, &[])
@@ -39,7 +48,10 @@ pub fn cargo_smallscope_with(dir: &Path, args: &[&str], env: &[(&str, &str)]) ->
     for (name, value) in env {
         command.env(name, value);
     }
-    let output = command.output().expect("cargo-smallscope runs");
+    let output = {
+        let _harness = harness_lock();
+        command.output().expect("cargo-smallscope runs")
+    };
     Said {
         code: output.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&output.stdout).into_owned(),

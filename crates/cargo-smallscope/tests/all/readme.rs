@@ -2,7 +2,7 @@
 //! `cargo new --lib` crate outside the workspace, reaches the bug its
 //! `src/lib.rs` plants, and says it as the README shows.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 
@@ -11,7 +11,7 @@ use common::cargo_smallscope;
 /// The section's shell commands (comments dropped), its `src/lib.rs`, and
 /// the line it says the run prints.
 fn first_crate_section() -> (Vec<String>, String, String) {
-    let readme = include_str!("../../../README.md");
+    let readme = include_str!("../../../../README.md");
     let section = &readme[readme.find("## Your own crate").expect("the README has a first-crate section")..];
     let section = &section[..section[3..].find("\n## ").map_or(section.len(), |end| end + 3)];
     let block = |fence: &str| {
