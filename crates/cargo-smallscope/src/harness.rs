@@ -137,6 +137,10 @@ pub fn build(project: &Project, options: &CargoOptions) -> Result<PathBuf, Probl
     let mut command = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
     command.args(["build", "--release", "--bin", "smallscope", "--manifest-path"]).arg(&manifest);
     command.arg("--target-dir").arg(&project.target_dir);
+    if options.coverage {
+        crate::coverage::instrument(&mut command, &project.package, &project.lib)
+            .map_err(|e| Problem::new(format!("cannot name this program as rustc's wrapper: {e}")))?;
+    }
     if !options.no_overflow_checks {
         // A package override: the engine and the rest stay fast.
         for setting in ["overflow-checks", "debug-assertions"] {

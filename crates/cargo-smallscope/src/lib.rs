@@ -21,6 +21,7 @@
 //! and a command that reproduces it. Exit codes are the `smallscope`
 //! command's: 0 clean, 1 failures found, 2 bad input, 130/143 interrupted.
 
+pub mod coverage;
 pub mod harness;
 pub mod project;
 pub mod settings;
@@ -87,6 +88,7 @@ enum Command {
 /// The whole command: `cargo smallscope …` (cargo passes `smallscope` first)
 /// or `cargo-smallscope …`.
 pub fn main() -> ExitCode {
+    coverage::wrap_rustc_if_asked();
     let mut args: Vec<OsString> = std::env::args_os().collect();
     if args.get(1).is_some_and(|a| a == "smallscope") {
         args.remove(1);
@@ -107,7 +109,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::List => {
             let project = Project::find(&cli.cargo)?;
             let binary = harness::build(&project, &cli.cargo)?;
-            let status = std::process::Command::new(binary).args(["list", "--verbose"]).status()?;
+            let mut list = std::process::Command::new(binary);
+            if cli.cargo.coverage {
+                list.env(smallscope_args::COVERAGE_VAR, &project.dir);
+            }
+            let status = list.args(["list", "--verbose"]).status()?;
             Ok(exit_code(status))
         }
         Command::Settings { markdown } => {
@@ -169,7 +175,7 @@ pub fn settings_markdown() -> String {
 const CARGO_OPTIONS: &[&str] =
     &["--manifest-path", "-p", "--package", "-F", "--features", "--target-dir", "--failing-tests"];
 /// Flags (no value) `cargo smallscope` takes wherever they are on the line.
-const CARGO_FLAGS: &[&str] = &["--no-overflow-checks"];
+const CARGO_FLAGS: &[&str] = &["--no-overflow-checks", "--coverage"];
 
 /// `cargo smallscope <engine> <subject> [options]`.
 fn run_engine(mut cargo: CargoOptions, words: Vec<String>) -> anyhow::Result<ExitCode> {
@@ -190,6 +196,7 @@ fn run_engine(mut cargo: CargoOptions, words: Vec<String>) -> anyhow::Result<Exi
             "-F" | "--features" => cargo.features.push(value),
             "--target-dir" => cargo.target_dir = Some(value.into()),
             "--no-overflow-checks" => cargo.no_overflow_checks = true,
+            "--coverage" => cargo.coverage = true,
             _ => failing_flag = Some(value),
         }
     }
@@ -243,6 +250,9 @@ fn run_engine(mut cargo: CargoOptions, words: Vec<String>) -> anyhow::Result<Exi
     {
         harness_args.push(format!("--cache-dir={}", project.target_dir.join("smallscope").join("cache").display()));
     }
+    if cargo.coverage && engine != "random" {
+        eprintln!("note: --coverage: only `random` counts the crate's edges so far; this {engine} run does not");
+    }
     let binary = harness::build(&project, &cargo)?;
     let mut program = vec!["cargo".to_owned(), "smallscope".to_owned()];
     program.extend(cargo.words());
@@ -250,7 +260,11 @@ fn run_engine(mut cargo: CargoOptions, words: Vec<String>) -> anyhow::Result<Exi
     // this process, whether it came from a terminal's Ctrl-C or `kill`.
     // File times tick coarser than the clock: a margin keeps a file written at once from reading as older.
     let started = std::time::SystemTime::now() - std::time::Duration::from_millis(100);
-    let mut child = std::process::Command::new(binary)
+    let mut child = std::process::Command::new(binary);
+    if cargo.coverage {
+        child.env(smallscope_args::COVERAGE_VAR, &project.dir);
+    }
+    let mut child = child
         .arg(engine)
         .args(&harness_args)
         .env(smallscope_args::PROGRAM_VAR, program.join(" "))

@@ -27,6 +27,11 @@ pub struct CargoOptions {
     /// silently instead of being the panic `cargo test` shows.
     #[arg(long, global = true)]
     pub no_overflow_checks: bool,
+    /// Build the crate under test with SanitizerCoverage (in a target
+    /// folder of its own): `list` shows its edges, `random` counts those
+    /// it covers.
+    #[arg(long, global = true)]
+    pub coverage: bool,
 }
 
 impl CargoOptions {
@@ -47,6 +52,9 @@ impl CargoOptions {
         }
         if self.no_overflow_checks {
             words.push("--no-overflow-checks".to_owned());
+        }
+        if self.coverage {
+            words.push("--coverage".to_owned());
         }
         words
     }

@@ -188,6 +188,10 @@ pub fn command() -> clap::Command {
 /// printed commands leave them out.
 pub const PROGRAM_VAR: &str = "SMALLSCOPE_PROGRAM";
 
+/// Set by `cargo smallscope --coverage` for a harness built with coverage:
+/// the folder of the crate under test, whose edges the run counts.
+pub const COVERAGE_VAR: &str = "SMALLSCOPE_COVERAGE";
+
 /// The environment variable that makes a process a worker: the staging folder.
 pub const WORKER_DIR_VAR: &str = "SMALLSCOPE_WORKER_DIR";
 

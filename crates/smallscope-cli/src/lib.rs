@@ -116,6 +116,13 @@ pub(crate) fn print(text: impl std::fmt::Display) -> anyhow::Result<()> {
 /// The whole command line: parses the arguments, runs the command and
 /// returns its exit code. In a worker process, runs the worker's part.
 pub fn main() -> ExitCode {
+    if let Some(crate_dir) = std::env::var_os(smallscope_args::COVERAGE_VAR) {
+        // Before any code under test runs, in workers too.
+        if let Err(error) = smallscope::edges::enable(std::path::Path::new(&crate_dir)) {
+            let _ = writeln!(std::io::stderr(), "error: coverage: {error}");
+            return Exit::Fault.into();
+        }
+    }
     if let Some(dir) = worker::worker_dir() {
         return worker::serve(&dir);
     }
@@ -232,6 +239,17 @@ fn list(args: &ListArgs) -> anyhow::Result<()> {
     names.sort();
     if names.is_empty() {
         eprintln!("{NOTHING_LINKED}");
+    }
+    if let Some(edges) = smallscope::edges::count() {
+        print(format_args!(
+            "coverage: {} edges in the crate's code ({} instrumented)",
+            edges.user, edges.instrumented
+        ))?;
+        if args.verbose {
+            for (file, edges) in smallscope::edges::files() {
+                print(format_args!("  {file}: {edges} edges"))?;
+            }
+        }
     }
     for (name, engines) in names {
         print(format_args!("{name:<28} {}", engines.join(", ")))?;

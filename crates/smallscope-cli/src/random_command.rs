@@ -255,6 +255,14 @@ fn text(args: &RandomArgs, summary: &RandomSummary<'_>, report: &RandomReport) -
         "  legal {}, illegal {}, redundant {}, stored for reuse {} (the largest value has {} objects)\n",
         body.legal, body.illegal, body.redundant, body.stored, body.largest_structure
     ));
+    if body.edges_total > 0 {
+        out.push_str(&format!(
+            "  coverage: {} of the crate's {} edges ({:.0}%)\n",
+            body.edges_covered,
+            body.edges_total,
+            100.0 * body.edges_covered as f64 / body.edges_total as f64
+        ));
+    }
     out.push_str(&format!("  contracts: {}\n", body.contracts.join(", ")));
     for note in &body.notes {
         out.push_str(&format!("  note: {note}\n"));

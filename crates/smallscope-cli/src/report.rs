@@ -190,6 +190,9 @@ impl Page {
             ("contracts", body.contracts.join(", ")),
         ]);
         facts.push(("sequences per second", format!("{:.0}", summary.sequences_per_second), true));
+        if body.edges_total > 0 {
+            facts.push(("edges covered", format!("{} of {}", body.edges_covered, body.edges_total), true));
+        }
         facts.extend(run_facts(&summary.run, body.seconds));
         let ty = type_expr(&without_paths(&report.subject));
         let failures = body

@@ -42,6 +42,7 @@ pub mod beapi;
 pub mod builders;
 pub mod compare;
 pub mod coverage;
+pub mod edges;
 pub mod emit;
 mod error;
 pub mod events;

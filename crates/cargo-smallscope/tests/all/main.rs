@@ -7,6 +7,7 @@
 mod common;
 mod models;
 
+mod coverage;
 mod crates_io;
 mod errors;
 mod everyday;

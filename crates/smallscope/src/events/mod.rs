@@ -262,6 +262,13 @@ pub struct Counts {
     /// quarantined (it kept killing the worker).
     #[serde(default)]
     pub quarantined_calls: Vec<u64>,
+    /// Random, in a harness built with coverage: edges of the crate under
+    /// test taken (after a worker's restart, at least this many).
+    #[serde(default)]
+    pub edges_covered: u64,
+    /// Random, in a harness built with coverage: the crate's edges.
+    #[serde(default)]
+    pub edges_total: u64,
 }
 
 /// A point the run can be resumed from, with the counts there.

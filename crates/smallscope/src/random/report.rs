@@ -38,6 +38,12 @@ pub struct RandomReport {
     #[serde(default)]
     pub largest_structure: u64,
     pub failure_groups: Vec<Failure>,
+    /// In a harness built with coverage (`cargo smallscope --coverage`):
+    /// edges of the crate under test the run took, and all of them.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub edges_covered: u64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub edges_total: u64,
     #[serde(skip)]
     pub regression_tests: Vec<RegressionTest>,
     pub seconds: f64,
@@ -53,6 +59,10 @@ pub struct RandomReport {
     pub resume: Option<Resume>,
 }
 
+fn is_zero(count: &u64) -> bool {
+    *count == 0
+}
+
 impl RandomReport {
     /// New sequences executed per second.
     pub fn sequences_per_second(&self) -> f64 {
@@ -66,6 +76,8 @@ impl RandomReport {
         self.legal = counts.explored.saturating_sub(counts.misuses + counts.failing);
         self.stored = counts.structures;
         self.largest_structure = counts.largest_structure;
+        self.edges_covered = counts.edges_covered;
+        self.edges_total = counts.edges_total;
         self.seconds = seconds;
         Failure::take_counts(&mut self.failure_groups, groups);
     }

@@ -15,6 +15,9 @@ impl<'a, T: Heap> Generator<'a, T> {
     /// What changed since the last commit.
     pub(super) fn take_delta(&mut self) -> Delta {
         let mut delta = std::mem::take(&mut self.added);
+        // Kept, so that a restarted worker, which counts its own edges
+        // from none, never reports fewer.
+        self.counts.edges_covered = self.counts.edges_covered.max(crate::edges::covered());
         delta.counts = self.counts.clone();
         delta.rng = Some(self.rng.clone());
         delta.sample_rng = Some(self.sample_rng.clone());

@@ -289,7 +289,12 @@ impl<'a, T: Heap> Generator<'a, T> {
 
     /// The counts so far, in the events' terms.
     pub fn event_counts(&self) -> Counts {
-        Counts { structures: self.components.len() as u64, ..self.counts.clone() }
+        Counts {
+            structures: self.components.len() as u64,
+            edges_covered: self.counts.edges_covered.max(crate::edges::covered()),
+            edges_total: crate::edges::count().map_or(0, |count| count.user as u64),
+            ..self.counts.clone()
+        }
     }
 
     pub fn group_counts(&self) -> Vec<u64> {
