@@ -16,6 +16,8 @@ use std::os::unix::process::CommandExt as _;
 use std::path::Path;
 use std::process::Command;
 
+use crate::project::{CargoOptions, Project};
+
 /// The crate (by `--crate-name`) a coverage build instruments.
 pub const CRATE_VAR: &str = "SMALLSCOPE_COVERAGE_CRATE";
 
@@ -40,6 +42,14 @@ pub fn instrument(cargo: &mut Command, package: &str, krate: &str) -> std::io::R
     cargo.env("RUSTC_WRAPPER", std::env::current_exe()?).env(CRATE_VAR, krate);
     cargo.arg("--config").arg(format!("profile.release.package.{package:?}.debug=\"line-tables-only\""));
     Ok(())
+}
+
+/// Tells the harness `command` runs that it was built with coverage, and
+/// where the crate under test is, when `--coverage` was given.
+pub fn pass_on(command: &mut Command, options: &CargoOptions, project: &Project) {
+    if options.coverage {
+        command.env(smallscope_args::COVERAGE_VAR, &project.dir);
+    }
 }
 
 /// When cargo started this process as the wrapper of a coverage build:

@@ -110,9 +110,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let project = Project::find(&cli.cargo)?;
             let binary = harness::build(&project, &cli.cargo)?;
             let mut list = std::process::Command::new(binary);
-            if cli.cargo.coverage {
-                list.env(smallscope_args::COVERAGE_VAR, &project.dir);
-            }
+            coverage::pass_on(&mut list, &cli.cargo, &project);
             let status = list.args(["list", "--verbose"]).status()?;
             Ok(exit_code(status))
         }
@@ -261,9 +259,7 @@ fn run_engine(mut cargo: CargoOptions, words: Vec<String>) -> anyhow::Result<Exi
     // File times tick coarser than the clock: a margin keeps a file written at once from reading as older.
     let started = std::time::SystemTime::now() - std::time::Duration::from_millis(100);
     let mut child = std::process::Command::new(binary);
-    if cargo.coverage {
-        child.env(smallscope_args::COVERAGE_VAR, &project.dir);
-    }
+    coverage::pass_on(&mut child, &cargo, &project);
     let mut child = child
         .arg(engine)
         .args(&harness_args)

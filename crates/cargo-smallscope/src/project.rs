@@ -27,9 +27,9 @@ pub struct CargoOptions {
     /// silently instead of being the panic `cargo test` shows.
     #[arg(long, global = true)]
     pub no_overflow_checks: bool,
-    /// Build the crate under test with SanitizerCoverage (in a target
-    /// folder of its own): `list` shows its edges, `random` counts those
-    /// it covers.
+    /// Build the crate under test with SanitizerCoverage (a build of its
+    /// own, beside the plain one): `list` shows its edges, `random` counts
+    /// those it covers.
     #[arg(long, global = true)]
     pub coverage: bool,
 }

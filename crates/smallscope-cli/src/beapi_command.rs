@@ -10,7 +10,7 @@ use smallscope_args::beapi::BeapiArgs;
 
 use crate::engine_command::EngineCommand;
 use crate::run::RunOptions;
-use crate::summary::{BeapiSummary, OperationUse, Role, RunFacts};
+use crate::summary::{started_or, BeapiSummary, OperationUse, Role, RunFacts};
 use crate::writing::OutputFile;
 use crate::{find_subject, program, test_files, BadInput};
 
@@ -165,7 +165,7 @@ impl EngineCommand for BeapiCommand<'_> {
             operations: OperationUse::of(report),
             failures: report.failure_count(),
             timed_out: run.stop == Stop::TimeLimit,
-            report: crate::summary::named(report, &self.args.subject),
+            report: started_or(report, !report.name.is_empty(), |r| r.name = self.args.subject.clone()),
             run,
         })
     }

@@ -10,7 +10,7 @@ use smallscope_args::korat::KoratArgs;
 
 use crate::engine_command::EngineCommand;
 use crate::run::RunOptions;
-use crate::summary::{KoratSummary, RunFacts};
+use crate::summary::{started_or, KoratSummary, RunFacts};
 use crate::writing::OutputFile;
 use crate::{program, BadInput};
 
@@ -113,7 +113,7 @@ impl EngineCommand for KoratCommand<'_> {
     fn summarize<'a>(&self, report: &'a KoratReport, run: RunFacts) -> Option<KoratSummary<'a>> {
         let pruned = !self.args.no_eq_pruning && !report.classes.is_empty();
         Some(KoratSummary {
-            report: crate::summary::named(report, &self.args.subject),
+            report: started_or(report, !report.name.is_empty(), |r| r.name = self.args.subject.clone()),
             engine: if pruned { "korat+" } else { "korat" }.into(),
             scope: self.order.settings.scope,
             space_size: self.space_size,
@@ -141,7 +141,7 @@ impl EngineCommand for KoratCommand<'_> {
     fn text(&self, summary: &KoratSummary<'_>, report: &KoratReport) -> String {
         let mut text = format!(
             "smallscope korat {}: scope {}, {} fields, space of {:.3e} candidates\n",
-            report.name,
+            summary.report.name,
             summary.scope,
             report.fields.len(),
             summary.space_size

@@ -10,7 +10,7 @@ use smallscope_args::random::RandomArgs;
 
 use crate::engine_command::EngineCommand;
 use crate::run::RunOptions;
-use crate::summary::{RandomSummary, RunFacts};
+use crate::summary::{started_or, RandomSummary, RunFacts};
 use crate::writing::OutputFile;
 use crate::{find_subject, program, test_files, BadInput};
 
@@ -162,11 +162,9 @@ impl EngineCommand for RandomCommand<'_> {
     }
 
     fn summarize<'a>(&self, report: &'a RandomReport, run: RunFacts) -> Option<RandomSummary<'a>> {
-        let mut report = crate::summary::named(report, &self.args.subject);
-        if report.seed != self.args.seed {
-            // A run stopped before it started says no seed.
-            report.to_mut().seed = self.args.seed;
-        }
+        let report = started_or(report, started(report), |r| {
+            (r.name, r.seed) = (self.args.subject.clone(), self.args.seed);
+        });
         Some(RandomSummary {
             engine: "random".into(),
             sequences_per_second: report.sequences_per_second(),

@@ -135,36 +135,16 @@ pub struct BuildersSummary {
     pub run: RunFacts,
 }
 
-/// A report to summarize, with `subject` as its name when its run stopped
-/// before it said (a report names its subject from the run's first event).
-pub trait Named: Clone {
-    fn name(&self) -> &str;
-    fn name_mut(&mut self) -> &mut String;
-}
-
-macro_rules! named {
-    ($($report:ty),*) => {$(
-        impl Named for $report {
-            fn name(&self) -> &str {
-                &self.name
-            }
-            fn name_mut(&mut self) -> &mut String {
-                &mut self.name
-            }
-        }
-    )*};
-}
-
-named!(BeapiReport, KoratReport, RandomReport);
-
-/// `report`, borrowed, or a copy named `subject` when it has no name yet.
-pub fn named<'a, R: Named>(report: &'a R, subject: &str) -> Cow<'a, R> {
-    if !report.name().is_empty() {
+/// `report`, borrowed; or, when its run stopped before its first event
+/// (`started` is false: the report knows neither its subject nor its
+/// settings), a copy that `fill` gives what the command asked for.
+pub fn started_or<'a, R: Clone>(report: &'a R, started: bool, fill: impl FnOnce(&mut R)) -> Cow<'a, R> {
+    if started {
         return Cow::Borrowed(report);
     }
-    let mut named = report.clone();
-    *named.name_mut() = subject.to_owned();
-    Cow::Owned(named)
+    let mut filled = report.clone();
+    fill(&mut filled);
+    Cow::Owned(filled)
 }
 
 /// `smallscope beapi --format json`: the run's report, with what only the
@@ -472,11 +452,15 @@ mod tests {
     /// names it after the subject asked for, without copying a named one.
     #[test]
     fn an_unnamed_report_takes_the_subject_asked_for() {
+        let named = |report: &KoratReport, subject: &str| {
+            let subject = subject.to_owned();
+            started_or(report, !report.name.is_empty(), |report| report.name = subject).into_owned()
+        };
         let unnamed = KoratReport::default();
         assert_eq!(named(&unnamed, "binary-tree").name, "binary-tree");
         let report = KoratReport { name: "sll".into(), classes: [1, 5].into(), found: 4, ..KoratReport::default() };
-        assert!(matches!(named(&report, "other"), Cow::Borrowed(_)));
-        let json = serde_json::to_value(&*named(&report, "other")).unwrap();
+        assert!(matches!(started_or(&report, true, |_| unreachable!()), Cow::Borrowed(_)));
+        let json = serde_json::to_value(named(&report, "other")).unwrap();
         assert_eq!((json["classes"].as_u64(), json["structures"].as_u64()), (Some(2), Some(4)), "{json}");
     }
 }
