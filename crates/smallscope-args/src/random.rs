@@ -57,6 +57,10 @@ pub struct RandomArgs {
     /// Keep failing sequences as found, without simplifying them.
     #[arg(long)]
     pub no_simplify: bool,
+    /// In a harness built with coverage, keep only sequences that make new values for extension, not
+    /// also those that take an edge of the crate no sequence took before.
+    #[arg(long)]
+    pub no_edge_feedback: bool,
     #[command(flatten)]
     pub tests: TestFiles,
     /// `--out DIR` writes `error_tests.rs`, `regression_tests.rs` and `failures.json` too.

@@ -45,6 +45,7 @@ fn config(args: &RandomArgs) -> Result<RandomConfig, BadInput> {
         config.regression_tests = n;
     }
     config.simplify = !args.no_simplify;
+    config.edge_feedback = !args.no_edge_feedback;
     config.pictures = args.run.out.is_some();
     config.validate()?;
     Ok(config)
@@ -116,6 +117,9 @@ fn replay_base(args: &RandomArgs) -> String {
     }
     if args.no_simplify {
         command.push_str(" --no-simplify");
+    }
+    if args.no_edge_feedback {
+        command.push_str(" --no-edge-feedback");
     }
     if let Some(operations) = &args.operations {
         command.push_str(&format!(" --operations {}", operations.join(",")));
@@ -255,10 +259,11 @@ fn text(args: &RandomArgs, summary: &RandomSummary<'_>, report: &RandomReport) -
     ));
     if body.edges_total > 0 {
         out.push_str(&format!(
-            "  coverage: {} of the crate's {} edges ({:.0}%)\n",
+            "  coverage: {} of the crate's {} edges ({:.0}%){}\n",
             body.edges_covered,
             body.edges_total,
-            100.0 * body.edges_covered as f64 / body.edges_total as f64
+            100.0 * body.edges_covered as f64 / body.edges_total as f64,
+            body.coverage_story()
         ));
     }
     out.push_str(&format!("  contracts: {}\n", body.contracts.join(", ")));

@@ -81,6 +81,9 @@ static MODULES: Mutex<Vec<Module>> = Mutex::new(Vec::new());
 static TAKEN: OnceLock<Box<[AtomicBool]>> = OnceLock::new();
 static SITES: OnceLock<Vec<EdgeSite>> = OnceLock::new();
 static COVERED: AtomicU64 = AtomicU64::new(0);
+/// The user's edges taken since the last [`take_new`], by number: what a
+/// journal keeps so that a restarted run knows them.
+static NEW: Mutex<Vec<u32>> = Mutex::new(Vec::new());
 static COUNT: OnceLock<EdgeCount> = OnceLock::new();
 
 /// The functions instrumented code calls. Only in binaries that ask for
@@ -140,6 +143,7 @@ mod callbacks {
             let edge = &taken[index];
             if !edge.load(Relaxed) && !edge.swap(true, Relaxed) {
                 COVERED.fetch_add(1, Relaxed);
+                NEW.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(index as u32);
             }
         }
     }
@@ -232,6 +236,26 @@ pub fn files() -> Vec<(String, usize)> {
 /// The user's edges taken since [`enable`] (0 before).
 pub fn covered() -> u64 {
     COVERED.load(Relaxed)
+}
+
+/// The numbers of the user's edges first taken since the last call (or
+/// since [`enable`]), in the order they were taken.
+pub fn take_new() -> Vec<u32> {
+    std::mem::take(&mut *NEW.lock().unwrap_or_else(|poisoned| poisoned.into_inner()))
+}
+
+/// Counts the edges numbered `numbers` (from [`take_new`], in an earlier
+/// process running the same binary) as taken: a restarted run carries on
+/// with the coverage it had. Numbers this binary does not have are ignored.
+pub fn mark(numbers: &[u32]) {
+    let Some(taken) = TAKEN.get() else { return };
+    for &number in numbers {
+        if let Some(edge) = taken.get(number as usize).filter(|_| number > 0) {
+            if !edge.swap(true, Relaxed) {
+                COVERED.fetch_add(1, Relaxed);
+            }
+        }
+    }
 }
 
 /// Where each user's edge taken so far is.

@@ -39,26 +39,80 @@ fn coverage_counts_the_crates_own_edges_only() {
     // types, were instrumented too, and are left out.
     assert!(instrumented > 10 * edges, "{}", listed.stdout);
 
-    // A random run counts the edges it took, the same for the same seed.
+    // A random run counts the edges it took, the same for the same seed,
+    // and when they grew.
     let covered = |out: &str, sequences: &str| {
         let said =
             cargo_smallscope(&dir, &["random", "fixture-lru", "--coverage", "--sequences", sequences, "--out", out]);
         assert_eq!(said.code, 0, "{said:?}");
         assert!(said.stdout.contains("coverage: "), "{}", said.stdout);
-        let summary: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(dir.join(out).join("summary.json")).unwrap()).unwrap();
+        let summary = summary_in(&dir.join(out));
         assert_eq!(summary["edges_total"].as_u64(), Some(edges), "{summary:#}");
-        summary["edges_covered"].as_u64().unwrap()
+        let gains = gains(&summary);
+        let covered = summary["edges_covered"].as_u64().unwrap();
+        assert!(gains.windows(2).all(|w| w[0].0 <= w[1].0 && w[0].1 < w[1].1), "{gains:?}");
+        // Edges taken after the sequences (making regression tests, say) count, not as gains.
+        assert!(gains.last().is_some_and(|g| g.1 <= covered), "{gains:?}");
+        assert!(gains.last().unwrap().0 <= sequences.parse().unwrap(), "{gains:?}");
+        let report = std::fs::read_to_string(dir.join(out).join("report.html")).unwrap();
+        let section = &report[report.find("id=\"coverage\"").expect("a coverage section")..];
+        assert!(section.contains("<svg") && section.contains(&format!("{covered} of the crate's {edges} edges")));
+        let told = format!("the last new one at sequence {}", gains.last().unwrap().0);
+        assert!(said.stdout.contains(&told) && section.contains(&told), "{}", said.stdout);
+        (covered, gains)
     };
-    let few = covered("few", "300");
+    let (few, gained) = covered("few", "300");
     assert!(few > 0 && few <= edges, "{few} of {edges}");
-    assert_eq!(covered("again", "300"), few);
-    let more = covered("more", "3000");
+    assert_eq!(covered("again", "300"), (few, gained));
+    let (more, _) = covered("more", "3000");
     assert!(few <= more && more < edges, "{few}, then {more} of {edges}: fixture-graph's code is not run");
+
+    // Interrupted and resumed, a run ends as it would have: the journal
+    // keeps the edges taken, so that the resumed run steers and counts as
+    // the first one did.
+    let run = ["random", "fixture-lru", "--coverage", "--sequences", "600000", "--out"];
+    let whole = cargo_smallscope(&dir, &[&run[..], &["whole"]].concat());
+    assert_eq!(whole.code, 0, "{whole:?}");
+    let harness = common::harness_lock();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_cargo-smallscope"))
+        .arg("smallscope")
+        .args(run)
+        .arg("cut")
+        .current_dir(&dir)
+        .env("CARGO_TARGET_DIR", common::target_dir())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let staged = dir.join("cut/.smallscope/events.ndjson");
+    while !std::fs::read_to_string(&staged).is_ok_and(|events| events.contains("\"event\":\"progress\"")) {
+        assert!(child.try_wait().unwrap().is_none(), "the run ended before its first commit");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+    drop(harness);
+    assert_eq!(summary_in(&dir.join("cut"))["stop"], "interrupted");
+    let resumed = cargo_smallscope(&dir, &[&run[..], &["cut", "--resume"]].concat());
+    assert_eq!(resumed.code, 0, "{resumed:?}");
+    let (whole, cut) = (summary_in(&dir.join("whole")), summary_in(&dir.join("cut")));
+    for key in ["edges_covered", "edges_over_time", "sequences", "stored", "redundant"] {
+        assert_eq!(whole[key], cut[key], "{key}");
+    }
 
     // Without --coverage, the harness is the plain one, and says nothing of edges.
     let plain = cargo_smallscope(&dir, &["random", "fixture-lru", "--sequences", "300", "--out", "plain"]);
     assert_eq!(plain.code, 0, "{plain:?}");
     let summary = std::fs::read_to_string(dir.join("plain/summary.json")).unwrap();
     assert!(!summary.contains("edges"), "{summary}");
+}
+
+fn summary_in(out: &std::path::Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap()
+}
+
+/// `edges_over_time` as (sequences, edges) pairs.
+fn gains(summary: &serde_json::Value) -> Vec<(u64, u64)> {
+    let gains = summary["edges_over_time"].as_array().expect("edges over time");
+    gains.iter().map(|g| (g["sequences"].as_u64().unwrap(), g["edges"].as_u64().unwrap())).collect()
 }

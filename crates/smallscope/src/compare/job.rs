@@ -102,6 +102,7 @@ impl crate::runner::Job for CompareJob {
             seconds: started.elapsed().as_secs_f64(),
             counts,
             group_counts: Vec::new(),
+            edge_gains: Vec::new(),
         }));
         Ok(())
     }

@@ -263,7 +263,7 @@ pub struct Counts {
     #[serde(default)]
     pub quarantined_calls: Vec<u64>,
     /// Random, in a harness built with coverage: edges of the crate under
-    /// test taken (after a worker's restart, at least this many).
+    /// test taken.
     #[serde(default)]
     pub edges_covered: u64,
     /// Random, in a harness built with coverage: the crate's edges.
@@ -280,8 +280,20 @@ pub struct Progress {
     /// Failing inputs per failure group, by group number.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub group_counts: Vec<u64>,
+    /// Random, with coverage: when the crate's edges grew since the last
+    /// progress.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub edge_gains: Vec<EdgeGain>,
     /// Where the engine is.
     pub resume: Resume,
+}
+
+/// A point of coverage over a run: after sequence `sequences`, the run had
+/// taken `edges` of the crate's edges.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct EdgeGain {
+    pub sequences: u64,
+    pub edges: u64,
 }
 
 /// An engine's position, enough (with the events before it and its
@@ -309,6 +321,9 @@ pub struct RunFinished {
     pub counts: Counts,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub group_counts: Vec<u64>,
+    /// As in [`Progress`]: edge gains since the last progress.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub edge_gains: Vec<EdgeGain>,
 }
 
 #[cfg(test)]

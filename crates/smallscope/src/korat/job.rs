@@ -229,6 +229,7 @@ fn commit_progress(
         seconds,
         counts: counts.clone(),
         group_counts: groups.counts(),
+        edge_gains: Vec::new(),
         resume: crate::events::Resume::Korat(resume),
     }));
     out.commit(&[]);
@@ -472,6 +473,7 @@ impl Job for KoratJob {
             seconds: seconds(&started),
             counts,
             group_counts: groups.counts(),
+            edge_gains: Vec::new(),
         }));
         Ok(())
     }

@@ -88,6 +88,11 @@ pub struct RandomConfig {
     /// whole API.
     #[serde(default)]
     pub operations: Option<Vec<String>>,
+    /// In a harness built with coverage: a sequence that takes an edge of
+    /// the crate no sequence took before is kept for extension, even when
+    /// the values it made were seen (no effect without coverage).
+    #[serde(default = "default_edge_feedback")]
+    pub edge_feedback: bool,
 }
 
 impl Default for RandomConfig {
@@ -112,6 +117,7 @@ impl Default for RandomConfig {
             regression_tests: 200,
             pictures: false,
             operations: None,
+            edge_feedback: true,
         }
     }
 }
@@ -181,6 +187,11 @@ impl RandomConfig {
 /// Events written before list parameters existed have no `list_length`.
 fn default_list_length() -> usize {
     4
+}
+
+/// Events written before coverage had it on, as it is by default.
+fn default_edge_feedback() -> bool {
+    true
 }
 
 /// Events written before other subjects' parameters existed have no `other_scope`.

@@ -88,6 +88,8 @@ pub(super) struct Delta {
     pub components: Vec<StoredComponent>,
     /// Values that entered the equality index: (component, variable).
     pub seen_equal: Vec<(u32, u32)>,
+    /// The crate's edges first taken, by number (with coverage).
+    pub edges: Vec<u32>,
 }
 
 #[cfg(test)]

@@ -243,8 +243,13 @@ impl<T: Subject + StdTraits> Job for RandomJob<T> {
                 generator.emit(Event::RegressionTest(test));
             }
         }
-        let finished =
-            RunFinished { stop, seconds, counts: generator.event_counts(), group_counts: generator.group_counts() };
+        let finished = RunFinished {
+            stop,
+            seconds,
+            counts: generator.event_counts(),
+            group_counts: generator.group_counts(),
+            edge_gains: generator.take_edge_gains(),
+        };
         generator.emit(Event::RunFinished(finished));
         Ok(())
     }

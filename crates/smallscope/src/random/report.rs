@@ -3,7 +3,7 @@
 
 use super::{RandomConfig, RegressionTest, Resume};
 use crate::api::OperationInfo;
-use crate::events::{Configuration, Counts, Event, Failure, Fold, Input, Stop};
+use crate::events::{Configuration, Counts, EdgeGain, Event, Failure, Fold, Input, Stop};
 use crate::sequence::Program;
 
 /// What a random run did and found.
@@ -44,6 +44,9 @@ pub struct RandomReport {
     pub edges_covered: u64,
     #[serde(default, skip_serializing_if = "is_zero")]
     pub edges_total: u64,
+    /// Each time the edges taken grew: after which sequence, and to how many.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub edges_over_time: Vec<EdgeGain>,
     #[serde(skip)]
     pub regression_tests: Vec<RegressionTest>,
     pub seconds: f64,
@@ -67,6 +70,20 @@ impl RandomReport {
     /// New sequences executed per second.
     pub fn sequences_per_second(&self) -> f64 {
         self.sequences as f64 / self.seconds.max(1e-9)
+    }
+
+    /// When the sequences took their last new edge, and how many the run
+    /// took besides (simplifying failures, making regression tests), as
+    /// `, the last new one at sequence 9954 (1 more after the sequences)`.
+    pub fn coverage_story(&self) -> String {
+        let by_sequences = self.edges_over_time.last().map_or(0, |gain| gain.edges);
+        let mut story =
+            self.edges_over_time.last().map(|gain| format!(", the last new one at sequence {}", gain.sequences));
+        if self.edges_covered > by_sequences {
+            let after = format!(" ({} more after the sequences)", self.edges_covered - by_sequences);
+            story.get_or_insert_default().push_str(&after);
+        }
+        story.unwrap_or_default()
     }
 
     fn take_counts(&mut self, counts: &Counts, groups: &[u64], seconds: f64) {
@@ -108,6 +125,7 @@ impl Fold for RandomReport {
             Event::Failure(failure) => failure.fold_into(&mut self.failure_groups),
             Event::Progress(progress) => {
                 self.take_counts(&progress.counts, &progress.group_counts, progress.seconds);
+                self.edges_over_time.extend(progress.edge_gains);
                 if let crate::events::Resume::Random(resume) = progress.resume {
                     self.resume = Some(resume);
                 }
@@ -116,6 +134,7 @@ impl Fold for RandomReport {
             Event::Note(note) => self.notes.push(note.text),
             Event::RunFinished(finished) => {
                 self.take_counts(&finished.counts, &finished.group_counts, finished.seconds);
+                self.edges_over_time.extend(finished.edge_gains);
                 self.stop = Some(finished.stop);
             }
             Event::Structure(_)

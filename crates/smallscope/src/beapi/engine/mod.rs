@@ -512,6 +512,7 @@ impl<'a, T: Subject> Search<'a, T> {
             seconds: self.seconds(),
             counts: self.counts.clone(),
             group_counts,
+            edge_gains: Vec::new(),
         }));
         self.cx.out.commit(&[]);
         stop
@@ -554,6 +555,7 @@ impl<'a, T: Subject> Search<'a, T> {
             seconds: self.seconds(),
             counts: self.counts.clone(),
             group_counts: self.groups.counts(),
+            edge_gains: Vec::new(),
             resume: crate::events::Resume::Beapi(resume),
         }));
         self.cx.out.commit(&[]);

@@ -149,6 +149,7 @@ impl<'a, T: Heap> Generator<'a, T> {
         self.counts.explored += 1;
         let before = memory::kept_by_user_code();
         self.execute(parts, seq.clone());
+        self.note_edges();
         let op = seq.own_calls().last().map_or(0, |c| c.op);
         if let Some(panic) = take_drop_panic() {
             // A value the sequence left was dropped, and its `Drop` panicked.

@@ -19,6 +19,7 @@ impl<'a, T: Heap> Generator<'a, T> {
     /// Runs the new calls of `seq` and files the result.
     pub(super) fn execute(&mut self, parts: &[usize], seq: Arc<Sequence>) {
         self.exec.locate(stage::GENERATE, self.counts.explored);
+        let edges_before = crate::edges::covered();
         let mut values: Values<T>;
         let mut touched = Vec::new();
         let mut all_touched: Vec<u32> = Vec::new();
@@ -95,6 +96,9 @@ impl<'a, T: Heap> Generator<'a, T> {
         all_touched.sort_unstable();
         all_touched.dedup();
         let storable = seq.len() <= self.config.max_length;
+        // A sequence that took a new edge of the crate is worth extending
+        // even when its values were seen: the code went somewhere new.
+        let new_edge = self.config.edge_feedback && crate::edges::covered() > edges_before;
         let reusable: Vec<u32> =
             all_touched.into_iter().filter(|&v| values.get(v as usize).is_some_and(|x| x.is_some())).collect();
         let mut largest = 0;
@@ -107,7 +111,7 @@ impl<'a, T: Heap> Generator<'a, T> {
                 if new {
                     largest = largest.max(u64::from(print.objects));
                 }
-                new
+                new || new_edge
             })
             .collect();
         if !reusable.is_empty() && storable {

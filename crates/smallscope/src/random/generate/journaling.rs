@@ -15,9 +15,7 @@ impl<'a, T: Heap> Generator<'a, T> {
     /// What changed since the last commit.
     pub(super) fn take_delta(&mut self) -> Delta {
         let mut delta = std::mem::take(&mut self.added);
-        // Kept, so that a restarted worker, which counts its own edges
-        // from none, never reports fewer.
-        self.counts.edges_covered = self.counts.edges_covered.max(crate::edges::covered());
+        delta.edges = crate::edges::take_new();
         delta.counts = self.counts.clone();
         delta.rng = Some(self.rng.clone());
         delta.sample_rng = Some(self.sample_rng.clone());
@@ -79,6 +77,7 @@ impl<'a, T: Heap> Generator<'a, T> {
             if delta.equal_index_off {
                 self.equal_index = None;
             }
+            crate::edges::mark(&delta.edges);
             self.made.extend(delta.made.iter());
             self.seen_heaps.extend(delta.seen_heaps.iter());
             if let Some(checked) = &self.exec.checked {
@@ -143,6 +142,8 @@ impl<'a, T: Heap> Generator<'a, T> {
             }
         }
         self.added = Delta::default();
+        // Gains up to the journal's end were emitted by the run that made it.
+        self.edges_seen = crate::edges::covered();
         Ok(())
     }
 

@@ -16,7 +16,7 @@ use super::journal::Delta;
 use super::sequence::Sequence;
 use super::{RandomConfig, Resume};
 use crate::api::{OperationInfo, OtherDomains, StdTraitTable};
-use crate::events::{Counts, Event, Failure, Input, Progress, Sink, Stop, Witness};
+use crate::events::{Counts, EdgeGain, Event, Failure, Input, Progress, Sink, Stop, Witness};
 use crate::heap::Heap;
 use crate::runner::StopFlag;
 use crate::sequence::Program;
@@ -179,6 +179,10 @@ pub(super) struct Generator<'a, T> {
     committed_components: usize,
     /// Other subjects' structures, for parameters of their types.
     pub others: OtherDomains,
+    /// With coverage: the crate's edges taken after the last gain, and
+    /// the gains not emitted yet.
+    edges_seen: u64,
+    edge_gains: Vec<EdgeGain>,
 }
 
 impl<'a, T: Heap> Generator<'a, T> {
@@ -226,6 +230,8 @@ impl<'a, T: Heap> Generator<'a, T> {
             added: Delta::default(),
             committed_components: 0,
             others,
+            edges_seen: 0,
+            edge_gains: Vec::new(),
         }
     }
 
@@ -291,10 +297,27 @@ impl<'a, T: Heap> Generator<'a, T> {
     pub fn event_counts(&self) -> Counts {
         Counts {
             structures: self.components.len() as u64,
-            edges_covered: self.counts.edges_covered.max(crate::edges::covered()),
+            edges_covered: crate::edges::covered(),
             edges_total: crate::edges::count().map_or(0, |count| count.user as u64),
             ..self.counts.clone()
         }
+    }
+
+    /// Records a gain when the crate's edges grew since the last: called
+    /// after each sequence.
+    fn note_edges(&mut self) {
+        let edges = crate::edges::covered();
+        if edges > self.edges_seen {
+            self.edges_seen = edges;
+            self.edge_gains.push(EdgeGain { sequences: self.counts.explored, edges });
+        }
+    }
+
+    /// The gains since the last call, for a progress event. Edges taken
+    /// after the sequences (simplifying failures, making regression tests)
+    /// are in the counts, not here.
+    pub fn take_edge_gains(&mut self) -> Vec<EdgeGain> {
+        std::mem::take(&mut self.edge_gains)
     }
 
     pub fn group_counts(&self) -> Vec<u64> {
@@ -307,6 +330,7 @@ impl<'a, T: Heap> Generator<'a, T> {
             seconds: self.seconds(),
             counts: self.event_counts(),
             group_counts: self.group_counts(),
+            edge_gains: self.take_edge_gains(),
             resume: crate::events::Resume::Random(Resume { sequences: self.counts.explored }),
         };
         self.emit(Event::Progress(progress));

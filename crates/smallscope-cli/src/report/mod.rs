@@ -9,17 +9,21 @@
 //! of the structure just before the failing call, for BEAPI and random),
 //! the structures (a
 //! picture beside the calls that build each, the first ones when there are
-//! many), and for a comparison the witnesses of each side, side by side.
+//! many), for a comparison the witnesses of each side, side by side, and
+//! for a random run with coverage the crate's edges taken over the run.
 //!
 //! Two runs of the same job give the same page, but for what is measured
 //! (times, memory): those elements have the class `measured`.
 
+mod plot;
+
+pub use plot::field_size_plot;
+
 use maud::{html, Markup, PreEscaped, DOCTYPE};
-use plotters::prelude::*;
 
 use smallscope::beapi::BeapiReport;
 use smallscope::emit::{dot_to_svg, type_expr};
-use smallscope::events::{Failure, FailureKind, Input, LevelStats};
+use smallscope::events::{EdgeGain, Failure, FailureKind, Input, LevelStats};
 use smallscope::korat::KoratReport;
 use smallscope::random::{witness_program, RandomReport};
 
@@ -47,7 +51,20 @@ pub struct Page {
     structures: Option<Structures>,
     comparison: Option<[(&'static str, Vec<WitnessView>); 2]>,
     suite: Option<SuiteView>,
+    coverage: Option<CoverageView>,
     notes: Vec<String>,
+}
+
+/// A random run's coverage of the crate: its gains, the sequences run and
+/// the crate's edges.
+#[derive(Debug)]
+struct CoverageView {
+    gains: Vec<EdgeGain>,
+    sequences: u64,
+    covered: u64,
+    total: u64,
+    /// [`RandomReport::coverage_story`].
+    story: String,
 }
 
 /// A field coverage suite's fields: sizes per small scope, predicted,
@@ -190,9 +207,16 @@ impl Page {
             ("contracts", body.contracts.join(", ")),
         ]);
         facts.push(("sequences per second", format!("{:.0}", summary.sequences_per_second), true));
-        if body.edges_total > 0 {
-            facts.push(("edges covered", format!("{} of {}", body.edges_covered, body.edges_total), true));
-        }
+        let coverage = (body.edges_total > 0).then(|| {
+            facts.push(("edges covered", format!("{} of {}", body.edges_covered, body.edges_total), false));
+            CoverageView {
+                gains: body.edges_over_time.clone(),
+                sequences: body.sequences,
+                covered: body.edges_covered,
+                total: body.edges_total,
+                story: body.coverage_story(),
+            }
+        });
         facts.extend(run_facts(&summary.run, body.seconds));
         let ty = type_expr(&without_paths(&report.subject));
         let failures = body
@@ -210,6 +234,7 @@ impl Page {
             facts,
             replay: summary.run.replay.clone(),
             failures,
+            coverage,
             notes: body.notes.clone(),
             ..Page::default()
         }
@@ -356,6 +381,7 @@ impl Page {
                     }
                     @if !self.levels.is_empty() { (self.levels_section()) }
                     @if let Some(suite) = &self.suite { (suite_section(suite)) }
+                    @if let Some(coverage) = &self.coverage { (coverage_section(coverage)) }
                     @if !self.notes.is_empty() {
                         section #notes { h2 { "Notes" } ul { @for note in &self.notes { li { (note) } } } }
                     }
@@ -385,7 +411,7 @@ impl Page {
                         }
                     }
                     figure #plot {
-                        @match plot(&self.levels) {
+                        @match plot::levels(&self.levels) {
                             Ok(svg) => (PreEscaped(svg)),
                             Err(e) => p.error { "The plot could not be drawn: " (e) },
                         }
@@ -428,6 +454,19 @@ impl Page {
                         @if let Some(replay) = &failure.replay { p.replay { "Reproduce: " code { (replay) } } }
                     }
                 }
+            }
+        }
+    }
+}
+
+fn coverage_section(coverage: &CoverageView) -> Markup {
+    html! {
+        section #coverage {
+            h2 { "Coverage" }
+            p { (coverage.covered) " of the crate's " (coverage.total) " edges taken" (coverage.story) "." }
+            figure #edge-plot {
+                (picture_markup(&plot::edges(&coverage.gains, coverage.sequences, coverage.total)))
+                figcaption { "The crate's edges taken, by sequences executed" }
             }
         }
     }
@@ -602,126 +641,6 @@ impl WitnessView {
             picture,
         }
     }
-}
-
-/// New structures per level as an SVG line plot.
-fn plot(levels: &[LevelStats]) -> Result<String, String> {
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (520, 300)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let last = levels.iter().map(|l| l.level).max().unwrap_or(1).max(1);
-        let top = levels.iter().map(|l| l.structures as u64).max().unwrap_or(1).max(1);
-        let mut chart = ChartBuilder::on(&root)
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(56)
-            .build_cartesian_2d(0u32..last + 1, 0u64..top + top / 10 + 1)
-            .map_err(|e| e.to_string())?;
-        chart.configure_mesh().x_desc("level (calls)").y_desc("new structures").draw().map_err(|e| e.to_string())?;
-        let points: Vec<(u32, u64)> = levels.iter().map(|l| (l.level, l.structures as u64)).collect();
-        let color = RGBColor(0x2b, 0x6c, 0xb0);
-        chart.draw_series(LineSeries::new(points.clone(), color.stroke_width(2))).map_err(|e| e.to_string())?;
-        chart.draw_series(points.iter().map(|&p| Circle::new(p, 3, color.filled()))).map_err(|e| e.to_string())?;
-        root.present().map_err(|e| e.to_string())?;
-    }
-    Ok(svg)
-}
-
-/// The suite's fields as SVG, one panel per field (one for the time
-/// policies): the sizes reached at each scope, and the prediction of
-/// every policy that transcopes the same measure as the run's.
-pub fn field_size_plot(summary: &SuiteSummary) -> Result<String, String> {
-    let family = summary.criterion.family();
-    let timed = summary.criterion.transcoping().is_some_and(|(measure, _)| measure == Transcoped::Time);
-    let fitted: Vec<(f64, &ScopeMeasure)> = summary
-        .scopes
-        .iter()
-        .filter(|m| summary.small_scope.is_some_and(|s| m.scope <= s))
-        .map(|m| (f64::from(m.scope), m))
-        .collect();
-    // Each panel: its title, the points reached, and the points fitted.
-    type Points = Vec<(f64, f64)>;
-    let panels: Vec<(String, Points, Points)> = if timed {
-        let points: Vec<(f64, f64)> = fitted.iter().map(|(x, m)| (*x, m.seconds_to_full)).collect();
-        vec![("seconds to the full field extensions".to_owned(), points.clone(), points)]
-    } else {
-        let size = |m: &ScopeMeasure, field: &str| m.field_sizes.get(field).copied().unwrap_or(0) as f64;
-        summary
-            .field_sizes
-            .keys()
-            .map(|field| {
-                let reached = summary.scopes.iter().map(|m| (f64::from(m.scope), size(m, field))).collect();
-                let fit = fitted.iter().map(|(x, m)| (*x, size(m, field))).collect();
-                (field.clone(), reached, fit)
-            })
-            .collect()
-    };
-    let columns = if panels.len() > 1 { 2 } else { 1 };
-    let rows = panels.len().div_ceil(columns).max(1);
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (460 * columns as u32, 300 * rows as u32)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let areas = root.split_evenly((rows, columns));
-        let last = f64::from(summary.scope);
-        let palette = [RGBColor(0xd6, 0x6a, 0x1d), RGBColor(0x2f, 0x85, 0x5a), RGBColor(0x80, 0x3d, 0xb0)];
-        for ((title, reached, fit), area) in panels.iter().zip(&areas) {
-            let predictions: Vec<(String, Vec<(f64, f64)>)> = family
-                .iter()
-                .filter_map(|criterion| {
-                    let (_, extrapolation) = criterion.transcoping()?;
-                    let curve: Result<Vec<(f64, f64)>, _> = (1..=summary.scope)
-                        .map(|x| extrapolation.predict(fit, f64::from(x)).map(|y| (f64::from(x), y.max(0.0))))
-                        .collect();
-                    Some((criterion.name().to_owned(), curve.ok()?))
-                })
-                .collect();
-            let floor = if timed { 1e-3 } else { 1.0 };
-            let top = reached.iter().chain(predictions.iter().flat_map(|(_, c)| c)).map(|p| p.1).fold(floor, f64::max);
-            let mut chart = ChartBuilder::on(area)
-                .caption(title, ("sans-serif", 15))
-                .margin(10)
-                .x_label_area_size(32)
-                .y_label_area_size(52)
-                .build_cartesian_2d(0.5f64..last + 0.5, 0f64..top * 1.1)
-                .map_err(|e| e.to_string())?;
-            chart
-                .configure_mesh()
-                .x_desc("scope")
-                .y_desc(if timed { "seconds" } else { "pairs" })
-                .x_labels(summary.scope as usize + 1)
-                .max_light_lines(2)
-                .x_label_formatter(&|x| format!("{x:.0}"))
-                .draw()
-                .map_err(|e| e.to_string())?;
-            let blue = RGBColor(0x2b, 0x6c, 0xb0);
-            chart
-                .draw_series(LineSeries::new(reached.clone(), blue.stroke_width(2)))
-                .map_err(|e| e.to_string())?
-                .label(if timed { "measured" } else { "reached" })
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], blue.stroke_width(2)));
-            chart.draw_series(reached.iter().map(|&p| Circle::new(p, 3, blue.filled()))).map_err(|e| e.to_string())?;
-            for (i, (name, curve)) in predictions.into_iter().enumerate() {
-                let color = palette[i % palette.len()];
-                let width = if name == summary.criterion.name() { 2 } else { 1 };
-                chart
-                    .draw_series(LineSeries::new(curve, color.stroke_width(width)))
-                    .map_err(|e| e.to_string())?
-                    .label(name)
-                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(width)));
-            }
-            chart
-                .configure_series_labels()
-                .position(SeriesLabelPosition::UpperLeft)
-                .background_style(WHITE.mix(0.85))
-                .border_style(RGBColor(0xc0, 0xc6, 0xd0))
-                .draw()
-                .map_err(|e| e.to_string())?;
-        }
-        root.present().map_err(|e| e.to_string())?;
-    }
-    Ok(svg)
 }
 
 const STYLE: &str = "
