@@ -30,6 +30,8 @@ const RUSTC_FLAGS: &[&str] = &[
     "-Cllvm-args=-sanitizer-coverage-trace-pc-guard",
     "-Cllvm-args=-sanitizer-coverage-pc-table",
     "-Cllvm-args=-sanitizer-coverage-trace-compares",
+    "-Cllvm-args=-sanitizer-coverage-control-flow",
+    "-Cllvm-args=-sanitizer-coverage-prune-blocks=0",
     "-Cdebuginfo=line-tables-only",
 ];
 

@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use smallscope::edges::FrontierBranch;
 use smallscope::emit::{random_error_tests, random_regression_tests, RandomTestOptions};
 use smallscope::events::Stop;
 use smallscope::order::RandomOrder;
@@ -265,6 +266,7 @@ fn text(args: &RandomArgs, summary: &RandomSummary<'_>, report: &RandomReport) -
             100.0 * body.edges_covered as f64 / body.edges_total as f64,
             body.coverage_story()
         ));
+        out.push_str(&frontier_text(&body.frontier));
     }
     out.push_str(&format!("  contracts: {}\n", body.contracts.join(", ")));
     for note in &body.notes {
@@ -286,5 +288,24 @@ fn text(args: &RandomArgs, summary: &RandomSummary<'_>, report: &RandomReport) -
         out.push_str(&format!("\n  wrote {}", dir.display()));
     }
     crate::run::finish_text(&mut out, &summary.run, Some(body.seed));
+    out
+}
+
+/// How many branches have a side not taken, and the first of them.
+fn frontier_text(frontier: &[FrontierBranch]) -> String {
+    const SHOWN: usize = 10;
+    let (panics, branches): (Vec<&FrontierBranch>, Vec<&FrontierBranch>) = frontier.iter().partition(|b| b.to_panic);
+    let mut out = format!(
+        "  frontier: {} branches of the crate with a side not taken, and {} whose side not taken only panics\n",
+        branches.len(),
+        panics.len()
+    );
+    for branch in branches.iter().take(SHOWN) {
+        let missed: Vec<String> = branch.missed.iter().map(|site| site.line.to_string()).collect();
+        out.push_str(&format!("    {} (not taken: line {})\n", crate::summary::place(&branch.at), missed.join(", ")));
+    }
+    if branches.len() > SHOWN {
+        out.push_str(&format!("    … and {} more (summary.json, report.html)\n", branches.len() - SHOWN));
+    }
     out
 }

@@ -397,6 +397,15 @@ pub struct SuiteSummary {
     pub files: Vec<String>,
 }
 
+/// `file:line`, the file relative to the current folder (the crate's,
+/// under `cargo smallscope`).
+pub fn place(site: &smallscope::edges::EdgeSite) -> String {
+    let file = std::path::Path::new(&site.file);
+    let cwd = std::env::current_dir().ok();
+    let file = cwd.as_deref().and_then(|dir| file.strip_prefix(dir).ok()).unwrap_or(file);
+    format!("{}:{}", file.display(), site.line)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -116,3 +116,38 @@ fn gains(summary: &serde_json::Value) -> Vec<(u64, u64)> {
     let gains = summary["edges_over_time"].as_array().expect("edges over time");
     gains.iter().map(|g| (g["sequences"].as_u64().unwrap(), g["edges"].as_u64().unwrap())).collect()
 }
+
+/// On `fixtures/branchy`, whose three rare branches (a magic key, a
+/// checksum no call returns, a length of 500) random testing does not
+/// take, a run with coverage names each as a branch of the frontier: a
+/// side taken, a side not, and the side not taken is no panic.
+#[test]
+fn random_leaves_the_rare_branches_on_the_frontier() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = initialized("branchy", tmp.path());
+    let said = cargo_smallscope(&dir, &["random", "branchy", "--coverage", "--sequences", "200000", "--out", "cov"]);
+    assert_eq!(said.code, 0, "{said:?}");
+    assert!(said.stdout.contains("frontier: "), "{}", said.stdout);
+    let summary = summary_in(&dir.join("cov"));
+    assert_eq!(summary["failure_groups"].as_array().unwrap().len(), 0, "{summary:#}");
+
+    let source = std::fs::read_to_string(dir.join("src/lib.rs")).unwrap();
+    let line_of = |code: &str| 1 + source.lines().position(|line| line.contains(code)).expect(code) as u64;
+    let lib = dir.canonicalize().unwrap().join("src/lib.rs");
+    let frontier = summary["frontier"].as_array().expect("a frontier");
+    let at = |branch: &serde_json::Value, key: &str| {
+        let site = &branch[key];
+        assert_eq!(std::path::Path::new(site["file"].as_str().unwrap()).canonicalize().unwrap(), lib, "{site}");
+        site["line"].as_u64().unwrap()
+    };
+    for code in ["match usize::from(len).cmp(&PAGE)", "if code == self.stamp", "if key == MASTER_KEY"] {
+        let line = line_of(code);
+        let branch = frontier.iter().find(|b| at(b, "at") == line).unwrap_or_else(|| panic!("{code}: {summary:#}"));
+        assert_eq!(branch["to_panic"], false, "{branch}");
+        let missed: Vec<u64> =
+            branch["missed"].as_array().unwrap().iter().map(|site| site["line"].as_u64().unwrap()).collect();
+        assert!(missed.iter().all(|&m| m > line && m <= line + 3), "{code}: not taken {missed:?}");
+    }
+    let report = std::fs::read_to_string(dir.join("cov/report.html")).unwrap();
+    assert!(report.contains("Frontier: branches with a side not taken"), "{report}");
+}

@@ -65,6 +65,9 @@ struct CoverageView {
     total: u64,
     /// [`RandomReport::coverage_story`].
     story: String,
+    /// Branches with a side not taken: where, the lines not taken, and
+    /// whether those only panic.
+    frontier: Vec<(String, String, bool)>,
 }
 
 /// A field coverage suite's fields: sizes per small scope, predicted,
@@ -215,6 +218,14 @@ impl Page {
                 covered: body.edges_covered,
                 total: body.edges_total,
                 story: body.coverage_story(),
+                frontier: body
+                    .frontier
+                    .iter()
+                    .map(|branch| {
+                        let missed: Vec<String> = branch.missed.iter().map(|site| site.line.to_string()).collect();
+                        (crate::summary::place(&branch.at), missed.join(", "), branch.to_panic)
+                    })
+                    .collect(),
             }
         });
         facts.extend(run_facts(&summary.run, body.seconds));
@@ -467,6 +478,17 @@ fn coverage_section(coverage: &CoverageView) -> Markup {
             figure #edge-plot {
                 (picture_markup(&plot::edges(&coverage.gains, coverage.sequences, coverage.total)))
                 figcaption { "The crate's edges taken, by sequences executed" }
+            }
+            @if !coverage.frontier.is_empty() {
+                h3 { "Frontier: branches with a side not taken" }
+                table.frontier {
+                    thead { tr { th { "branch" } th { "lines not taken" } th { "not taken only panics" } } }
+                    tbody {
+                        @for (at, missed, to_panic) in &coverage.frontier {
+                            tr { td { code { (at) } } td { (missed) } td { @if *to_panic { "yes" } } }
+                        }
+                    }
+                }
             }
         }
     }

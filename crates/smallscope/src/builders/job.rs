@@ -106,6 +106,7 @@ impl<T: Subject + StdTraits> Job for IdentifyJob<T> {
             counts,
             group_counts: Vec::new(),
             edge_gains: Vec::new(),
+            frontier: Vec::new(),
         }));
         Ok(())
     }

@@ -103,6 +103,7 @@ impl crate::runner::Job for CompareJob {
             counts,
             group_counts: Vec::new(),
             edge_gains: Vec::new(),
+            frontier: Vec::new(),
         }));
         Ok(())
     }

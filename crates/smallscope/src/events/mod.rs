@@ -324,6 +324,10 @@ pub struct RunFinished {
     /// As in [`Progress`]: edge gains since the last progress.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub edge_gains: Vec<EdgeGain>,
+    /// Random, with coverage: the crate's branches with a side taken and
+    /// a side not, at the end.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub frontier: Vec<crate::edges::FrontierBranch>,
 }
 
 #[cfg(test)]

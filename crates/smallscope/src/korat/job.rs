@@ -474,6 +474,7 @@ impl Job for KoratJob {
             counts,
             group_counts: groups.counts(),
             edge_gains: Vec::new(),
+            frontier: Vec::new(),
         }));
         Ok(())
     }

@@ -249,6 +249,7 @@ impl<T: Subject + StdTraits> Job for RandomJob<T> {
             counts: generator.event_counts(),
             group_counts: generator.group_counts(),
             edge_gains: generator.take_edge_gains(),
+            frontier: crate::edges::frontier(),
         };
         generator.emit(Event::RunFinished(finished));
         Ok(())

@@ -3,6 +3,7 @@
 
 use super::{RandomConfig, RegressionTest, Resume};
 use crate::api::OperationInfo;
+use crate::edges::FrontierBranch;
 use crate::events::{Configuration, Counts, EdgeGain, Event, Failure, Fold, Input, Stop};
 use crate::sequence::Program;
 
@@ -47,6 +48,9 @@ pub struct RandomReport {
     /// Each time the edges taken grew: after which sequence, and to how many.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub edges_over_time: Vec<EdgeGain>,
+    /// The crate's branches with a side taken and a side not, at the end.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub frontier: Vec<FrontierBranch>,
     #[serde(skip)]
     pub regression_tests: Vec<RegressionTest>,
     pub seconds: f64,
@@ -135,6 +139,7 @@ impl Fold for RandomReport {
             Event::RunFinished(finished) => {
                 self.take_counts(&finished.counts, &finished.group_counts, finished.seconds);
                 self.edges_over_time.extend(finished.edge_gains);
+                self.frontier = finished.frontier;
                 self.stop = Some(finished.stop);
             }
             Event::Structure(_)

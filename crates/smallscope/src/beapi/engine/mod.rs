@@ -513,6 +513,7 @@ impl<'a, T: Subject> Search<'a, T> {
             counts: self.counts.clone(),
             group_counts,
             edge_gains: Vec::new(),
+            frontier: Vec::new(),
         }));
         self.cx.out.commit(&[]);
         stop
