@@ -301,8 +301,11 @@ fn frontier_text(frontier: &[FrontierBranch]) -> String {
         panics.len()
     );
     for branch in branches.iter().take(SHOWN) {
-        let missed: Vec<String> = branch.missed.iter().map(|site| site.line.to_string()).collect();
-        out.push_str(&format!("    {} (not taken: line {})\n", crate::summary::place(&branch.at), missed.join(", ")));
+        out.push_str(&format!(
+            "    {} (not taken: line {})\n",
+            crate::summary::place(&branch.at),
+            branch.missed_lines()
+        ));
     }
     if branches.len() > SHOWN {
         out.push_str(&format!("    … and {} more (summary.json, report.html)\n", branches.len() - SHOWN));

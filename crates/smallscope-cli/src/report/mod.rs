@@ -212,21 +212,7 @@ impl Page {
         facts.push(("sequences per second", format!("{:.0}", summary.sequences_per_second), true));
         let coverage = (body.edges_total > 0).then(|| {
             facts.push(("edges covered", format!("{} of {}", body.edges_covered, body.edges_total), false));
-            CoverageView {
-                gains: body.edges_over_time.clone(),
-                sequences: body.sequences,
-                covered: body.edges_covered,
-                total: body.edges_total,
-                story: body.coverage_story(),
-                frontier: body
-                    .frontier
-                    .iter()
-                    .map(|branch| {
-                        let missed: Vec<String> = branch.missed.iter().map(|site| site.line.to_string()).collect();
-                        (crate::summary::place(&branch.at), missed.join(", "), branch.to_panic)
-                    })
-                    .collect(),
-            }
+            CoverageView::of(body)
         });
         facts.extend(run_facts(&summary.run, body.seconds));
         let ty = type_expr(&without_paths(&report.subject));
@@ -466,6 +452,23 @@ impl Page {
                     }
                 }
             }
+        }
+    }
+}
+
+impl CoverageView {
+    fn of(body: &RandomReport) -> CoverageView {
+        CoverageView {
+            gains: body.edges_over_time.clone(),
+            sequences: body.sequences,
+            covered: body.edges_covered,
+            total: body.edges_total,
+            story: body.coverage_story(),
+            frontier: body
+                .frontier
+                .iter()
+                .map(|branch| (crate::summary::place(&branch.at), branch.missed_lines(), branch.to_panic))
+                .collect(),
         }
     }
 }

@@ -1,5 +1,6 @@
 //! The report's plots, drawn as SVG with plotters.
 
+use plotters::coord::CoordTranslate;
 use plotters::prelude::*;
 use smallscope::coverage::{ScopeMeasure, Transcoped};
 use smallscope::events::{EdgeGain, LevelStats};
@@ -102,7 +103,7 @@ pub fn field_size_plot(summary: &SuiteSummary) -> Result<String, String> {
                 .draw_series(LineSeries::new(reached.clone(), blue.stroke_width(2)))
                 .map_err(|e| e.to_string())?
                 .label(if timed { "measured" } else { "reached" })
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], blue.stroke_width(2)));
+                .legend(line_key(blue, 2));
             chart.draw_series(reached.iter().map(|&p| Circle::new(p, 3, blue.filled()))).map_err(|e| e.to_string())?;
             for (i, (name, curve)) in predictions.into_iter().enumerate() {
                 let color = palette[i % palette.len()];
@@ -111,15 +112,9 @@ pub fn field_size_plot(summary: &SuiteSummary) -> Result<String, String> {
                     .draw_series(LineSeries::new(curve, color.stroke_width(width)))
                     .map_err(|e| e.to_string())?
                     .label(name)
-                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(width)));
+                    .legend(line_key(color, width));
             }
-            chart
-                .configure_series_labels()
-                .position(SeriesLabelPosition::UpperLeft)
-                .background_style(WHITE.mix(0.85))
-                .border_style(RGBColor(0xc0, 0xc6, 0xd0))
-                .draw()
-                .map_err(|e| e.to_string())?;
+            legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
         }
         root.present().map_err(|e| e.to_string())?;
     }
@@ -154,21 +149,34 @@ pub(super) fn edges(gains: &[EdgeGain], sequences: u64, total: u64) -> Result<St
             .draw_series(LineSeries::new(steps, blue.stroke_width(2)))
             .map_err(|e| e.to_string())?
             .label("taken")
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], blue.stroke_width(2)));
+            .legend(line_key(blue, 2));
         let grey = RGBColor(0x8a, 0x93, 0xa6);
         chart
             .draw_series(LineSeries::new([(1, total), (last, total)], grey.stroke_width(1)))
             .map_err(|e| e.to_string())?
             .label("the crate's edges")
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], grey.stroke_width(1)));
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::MiddleLeft)
-            .background_style(WHITE.mix(0.85))
-            .border_style(RGBColor(0xc0, 0xc6, 0xd0))
-            .draw()
-            .map_err(|e| e.to_string())?;
+            .legend(line_key(grey, 1));
+        legend(&mut chart, SeriesLabelPosition::MiddleLeft)?;
         root.present().map_err(|e| e.to_string())?;
     }
     Ok(svg)
+}
+
+/// A line's key in a legend.
+fn line_key(color: RGBColor, width: u32) -> impl Fn((i32, i32)) -> PathElement<(i32, i32)> {
+    move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(width))
+}
+
+/// The legend of `chart`'s labelled series, in a light box at `position`.
+fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    position: SeriesLabelPosition,
+) -> Result<(), String> {
+    chart
+        .configure_series_labels()
+        .position(position)
+        .background_style(WHITE.mix(0.85))
+        .border_style(RGBColor(0xc0, 0xc6, 0xd0))
+        .draw()
+        .map_err(|e| e.to_string())
 }

@@ -21,7 +21,7 @@
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Mutex;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxBuildHasher, FxHashMap};
 
 use super::lines::EdgeSite;
 
@@ -59,14 +59,18 @@ pub enum SiteKind {
 }
 
 static RECORDING: AtomicBool = AtomicBool::new(false);
-static RECORDER: Mutex<Recorder> = Mutex::new(Recorder { sites: None, observed: None, places: None });
+static RECORDER: Mutex<Recorder> = Mutex::new(Recorder {
+    sites: FxHashMap::with_hasher(FxBuildHasher),
+    observed: FxHashMap::with_hasher(FxBuildHasher),
+    places: FxHashMap::with_hasher(FxBuildHasher),
+});
 
 struct Recorder {
     /// By caller address in memory: the site's file address, if the user's.
-    sites: Option<FxHashMap<usize, Option<u64>>>,
-    observed: Option<FxHashMap<u64, Observed>>,
+    sites: FxHashMap<usize, Option<u64>>,
+    observed: FxHashMap<u64, Observed>,
     /// Where each site met is.
-    places: Option<FxHashMap<u64, EdgeSite>>,
+    places: FxHashMap<u64, EdgeSite>,
 }
 
 fn recorder() -> std::sync::MutexGuard<'static, Recorder> {
@@ -81,36 +85,35 @@ pub fn record(on: bool) {
 
 /// What the user's comparison sites saw since the last call, by site.
 pub fn take() -> Vec<Observed> {
-    let mut observed: Vec<Observed> =
-        recorder().observed.take().into_iter().flat_map(|map| map.into_values()).collect();
+    let mut observed: Vec<Observed> = recorder().observed.drain().map(|(_, observed)| observed).collect();
     observed.sort_by_key(|o| o.site);
     observed
 }
 
 /// Where the code of `site` (met while recording) is.
 pub fn site(site: u64) -> Option<EdgeSite> {
-    recorder().places.as_ref()?.get(&site).cloned()
+    recorder().places.get(&site).cloned()
 }
 
 impl Recorder {
     /// The file address of the user's site that called from `caller`.
     fn user_site(&mut self, caller: usize) -> Option<u64> {
-        if let Some(&known) = self.sites.get_or_insert_default().get(&caller) {
+        if let Some(&known) = self.sites.get(&caller) {
             return known;
         }
         // The call instruction ends at the return address.
         let (place, site) = super::lines::with(|lines| (lines.user_site(caller - 1), lines.in_file(caller - 1)))?;
         let found = place.map(|place| {
-            self.places.get_or_insert_default().insert(site, place);
+            self.places.insert(site, place);
             site
         });
-        self.sites.get_or_insert_default().insert(caller, found);
+        self.sites.insert(caller, found);
         found
     }
 
     fn observe(&mut self, caller: usize, kind: impl FnOnce() -> SiteKind, outcome: u64, pair: (u64, u64)) {
         let Some(site) = self.user_site(caller) else { return };
-        let observed = self.observed.get_or_insert_default().entry(site).or_insert_with(|| Observed {
+        let observed = self.observed.entry(site).or_insert_with(|| Observed {
             site,
             kind: kind(),
             outcomes: 0,

@@ -34,6 +34,14 @@ pub struct FrontierBranch {
     pub to_panic: bool,
 }
 
+impl FrontierBranch {
+    /// The lines of the sides not taken, as `103, 104`.
+    pub fn missed_lines(&self) -> String {
+        let lines: Vec<String> = self.missed.iter().map(|site| site.line.to_string()).collect();
+        lines.join(", ")
+    }
+}
+
 /// A module's table.
 ///
 /// # Safety

@@ -61,10 +61,8 @@ impl Lines {
 
     /// The user's site of the code at `address` (in memory), if it is theirs.
     pub(super) fn user_site(&mut self, address: usize) -> Option<EdgeSite> {
-        match self.whose(self.in_file(address)) {
-            Whose::User(site) => Some(site),
-            Whose::Other | Whose::NoLine => None,
-        }
+        let probe = self.in_file(address);
+        self.first_told(std::iter::once(probe))
     }
 
     /// The user's site of the block `start..end` (in memory), if it is
