@@ -80,7 +80,7 @@ enum Command {
         #[arg(long)]
         markdown: bool,
     },
-    /// beapi, korat, random, compare, suite or builders, with the `smallscope` command's options.
+    /// beapi, korat, random, branch, compare, suite or builders, with the `smallscope` command's options.
     #[command(external_subcommand)]
     Run(Vec<OsString>),
 }
@@ -239,7 +239,7 @@ fn run_engine(mut cargo: CargoOptions, words: Vec<String>) -> anyhow::Result<Exi
     let targets = TestTargets::new(&project.dir, &subject);
     // Test files the user names are theirs: the test targets are left alone.
     let named_files = ["emit-tests", "emit-failing-tests"].iter().any(|o| option_given(&harness_args, o));
-    let writes_tests = matches!(engine.as_str(), "beapi" | "random" | "suite") && !named_files;
+    let writes_tests = matches!(engine.as_str(), "beapi" | "random" | "branch" | "suite") && !named_files;
     if writes_tests {
         harness_args.extend(targets.args(engine, failing));
     }
@@ -248,12 +248,17 @@ fn run_engine(mut cargo: CargoOptions, words: Vec<String>) -> anyhow::Result<Exi
     {
         harness_args.push(format!("--cache-dir={}", project.target_dir.join("smallscope").join("cache").display()));
     }
-    if cargo.coverage && engine != "random" {
-        eprintln!("note: --coverage: only `random` counts the crate's edges so far; this {engine} run does not");
+    if cargo.coverage && !matches!(engine.as_str(), "random" | "branch") {
+        eprintln!(
+            "note: --coverage: only `random` and `branch` count the crate's edges so far; this {engine} run does not"
+        );
     }
-    let binary = harness::build(&project, &cargo)?;
+    // What repeats the run, as typed: `branch` needs no `--coverage`.
     let mut program = vec!["cargo".to_owned(), "smallscope".to_owned()];
     program.extend(cargo.words());
+    // Branch-directed generation reads the comparisons: it needs coverage.
+    cargo.coverage |= engine == "branch";
+    let binary = harness::build(&project, &cargo)?;
     // In a process group of its own: each signal reaches it once, through
     // this process, whether it came from a terminal's Ctrl-C or `kill`.
     // File times tick coarser than the clock: a margin keeps a file written at once from reading as older.

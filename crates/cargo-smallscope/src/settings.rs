@@ -31,7 +31,7 @@ use clap::ArgAction;
 use crate::Problem;
 
 /// The engines `cargo smallscope` runs.
-pub const ENGINES: &[&str] = &["beapi", "korat", "random", "compare", "suite", "builders"];
+pub const ENGINES: &[&str] = &["beapi", "korat", "random", "branch", "compare", "suite", "builders"];
 
 /// `cargo smallscope`'s own key: where failing tests go.
 pub const FAILING_TESTS: &str = "failing-tests";
@@ -357,7 +357,7 @@ pub struct KeyDoc {
 pub fn table() -> Vec<KeyDoc> {
     let mut rows = vec![KeyDoc {
         key: FAILING_TESTS.to_owned(),
-        engines: vec!["beapi", "random"],
+        engines: vec!["beapi", "random", "branch"],
         help: "`ignore` (default): failing tests go into the subject's test file, `#[ignore]`d with the reason; \
                `separate`: into `tests/smallscope_<subject>_failing.rs`, where they fail until the bugs are fixed."
             .to_owned(),

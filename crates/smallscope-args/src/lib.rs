@@ -62,6 +62,10 @@ pub enum Command {
     Korat(korat::KoratArgs),
     /// Directed random testing: random call sequences, checked by contracts (Randoop).
     Random(Box<random::RandomArgs>),
+    /// Branch-directed generation: random, then changes to the sequences that reached each branch
+    /// left half-taken, guided by what its comparison compared (in a harness built with coverage:
+    /// `cargo smallscope branch`).
+    Branch(Box<random::RandomArgs>),
     /// Compares the structures the API builds with those an invariant admits (BEAPI vs Korat).
     Compare(compare::CompareArgs),
     /// Identifies builders (hill climbing or a genetic algorithm) and observers, cached for `--builders auto`.

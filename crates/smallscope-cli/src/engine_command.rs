@@ -51,6 +51,12 @@ pub trait EngineCommand: Sized {
         self.order().command().unwrap_or_default().to_owned()
     }
 
+    /// Work on the finished run before it is summarized (running more
+    /// workers, say); by default none.
+    fn follow_up(&self, _fold: &mut FoldOf<Self>, _options: &RunOptions) -> anyhow::Result<()> {
+        Ok(())
+    }
+
     /// The summary of a finished run; `None` when it stopped before it had
     /// a result to summarize.
     fn summarize<'a>(&self, fold: &'a FoldOf<Self>, facts: RunFacts) -> Option<Self::Summary<'a>>;
@@ -92,8 +98,11 @@ pub trait EngineCommand: Sized {
 pub fn run<C: EngineCommand>(command: C, options: &RunOptions) -> anyhow::Result<Exit> {
     let options = options.timed(command.time_limit());
     let mut finished = crate::run::run(command.order(), &options)?;
-    let fold = std::mem::take(&mut finished.fold);
+    let mut fold = std::mem::take(&mut finished.fold);
     let (run, engine_stop) = C::ended(&fold);
+    if finished.stopped.is_none() {
+        command.follow_up(&mut fold, &options)?;
+    }
     let stop = finished.stop(engine_stop);
     let facts = finished.facts(run, stop, command.replay(&fold));
     let Some(summary) = command.summarize(&fold, facts.clone()) else {

@@ -17,6 +17,7 @@
 //! smallscope beapi <subject> --scope N [options]
 //! smallscope korat <subject> --scope N [--threads T] [options]
 //! smallscope random <subject> (--time-limit 10s | --sequences N) --seed S [options]
+//! smallscope branch <subject> [random's options]   (in a harness built with coverage)
 //! smallscope compare <subject> --scope N [--invariant NAME] [options]
 //! smallscope suite <subject> --engine korat|beapi --criterion fet|fbt-a|… --scope N [options]
 //! smallscope bench beapi|korat|random|isolation
@@ -202,6 +203,7 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
         }
         Command::Korat(args) => engine_command::run(KoratCommand::new(args)?, &options(&args.run)?),
         Command::Random(args) => engine_command::run(RandomCommand::new(args)?, &options(&args.run)?),
+        Command::Branch(args) => engine_command::run(RandomCommand::branch(args)?, &options(&args.run)?),
         Command::Compare(args) => engine_command::run(CompareCommand::new(args)?, &options(&args.run)?),
         Command::Builders(args) => engine_command::run(BuildersCommand::new(args)?, &options(&args.run)?),
         Command::Suite(args) => {
@@ -223,6 +225,7 @@ fn list(args: &ListArgs) -> anyhow::Result<()> {
     for registration in smallscope::api::registered_subjects() {
         add(registration.name, "beapi");
         add(registration.name, "random");
+        add(registration.name, "branch");
     }
     for registration in smallscope::korat::registered_korat_subjects() {
         add(registration.name, "korat");

@@ -4,9 +4,9 @@ use std::time::Duration;
 
 use smallscope::edges::FrontierBranch;
 use smallscope::emit::{random_error_tests, random_regression_tests, RandomTestOptions};
-use smallscope::events::Stop;
+use smallscope::events::{BranchTried, Branching, Flip, Input, Stop};
 use smallscope::order::RandomOrder;
-use smallscope::random::{IndexPruning, RandomConfig, RandomReport};
+use smallscope::random::{FlipToConfirm, IndexPruning, RandomConfig, RandomReport};
 use smallscope_args::random::RandomArgs;
 
 use crate::engine_command::EngineCommand;
@@ -60,11 +60,27 @@ pub struct RandomCommand<'a> {
 
 impl<'a> RandomCommand<'a> {
     pub fn new(args: &'a RandomArgs) -> Result<Self, BadInput> {
+        Self::made(args, false)
+    }
+
+    /// `smallscope branch`: random, then its branch phase.
+    pub fn branch(args: &'a RandomArgs) -> Result<Self, BadInput> {
+        Self::made(args, true)
+    }
+
+    fn made(args: &'a RandomArgs, branch: bool) -> Result<Self, BadInput> {
         test_files::check(&args.tests)?;
         find_subject(&args.subject)?;
-        let order =
-            RandomOrder { subject: args.subject.clone(), config: config(args)?, command: Some(replay_base(args)) };
+        let config = RandomConfig { branch, ..config(args)? };
+        let order = RandomOrder { subject: args.subject.clone(), config, command: Some(replay_base(args, branch)) };
         Ok(RandomCommand { args, order })
+    }
+
+    fn engine(&self) -> &'static str {
+        match self.order.config.branch {
+            true => "branch",
+            false => "random",
+        }
     }
 
     fn test_options(&self, command: String, ignore_failing: bool, options: &RunOptions) -> RandomTestOptions {
@@ -93,8 +109,9 @@ pub(crate) fn seed_ints(items: &[String]) -> Result<Vec<i64>, BadInput> {
 
 /// The command that repeats this run without its sequence count; with
 /// `--sequences N` it repeats it exactly, where a time limit would not.
-fn replay_base(args: &RandomArgs) -> String {
-    let mut command = format!("{} random {} --seed {}", program(), args.subject, args.seed);
+fn replay_base(args: &RandomArgs, branch: bool) -> String {
+    let engine = if branch { "branch" } else { "random" };
+    let mut command = format!("{} {engine} {} --seed {}", program(), args.subject, args.seed);
     if let Some(ints) = &args.ints {
         command.push_str(&format!(" --ints={}", ints.join(",")));
     }
@@ -150,7 +167,7 @@ impl EngineCommand for RandomCommand<'_> {
 
     /// The sequences committed repeat the run exactly, where a time limit would not.
     fn replay(&self, report: &RandomReport) -> String {
-        let mut replay = replay_base(self.args);
+        let mut replay = replay_base(self.args, self.order.config.branch);
         match report.sequences > 0 {
             true => replay.push_str(&format!(" --sequences {}", report.sequences)),
             // Nothing was committed: the limits given repeat the run.
@@ -166,12 +183,39 @@ impl EngineCommand for RandomCommand<'_> {
         replay
     }
 
+    /// A branch run's flips are run again, each from scratch, in a fresh
+    /// worker: a flip that does not take its side there is said to be so.
+    fn follow_up(&self, report: &mut RandomReport, options: &RunOptions) -> anyhow::Result<()> {
+        // In process (`--no-isolation`) there is no fresh worker to ask.
+        let Some(branching) = report.branching.as_mut().filter(|_| options.isolation) else { return Ok(()) };
+        let flipped: Vec<&mut BranchTried> = branching.branches.iter_mut().filter(|b| b.flip.is_some()).collect();
+        if flipped.is_empty() {
+            return Ok(());
+        }
+        let confirm = flipped
+            .iter()
+            .map(|b| FlipToConfirm { program: witness_program_of(b).clone(), edges: b.branch.missed_edges.clone() })
+            .collect();
+        let config = RandomConfig { branch: false, confirm, ..self.order.config.clone() };
+        let order = RandomOrder { subject: self.order.subject.clone(), config, command: None };
+        let options = RunOptions { out: None, resume: false, structures: false, ..options.clone() };
+        let confirmed = crate::run::run(&order, &options)?.fold.confirmed;
+        for (tried, confirmed) in
+            flipped.into_iter().zip(confirmed.into_iter().map(Some).chain(std::iter::repeat(None)))
+        {
+            if let Some(flip) = tried.flip.as_mut() {
+                flip.confirmed = confirmed;
+            }
+        }
+        Ok(())
+    }
+
     fn summarize<'a>(&self, report: &'a RandomReport, run: RunFacts) -> Option<RandomSummary<'a>> {
         let report = started_or(report, started(report), |r| {
             (r.name, r.seed) = (self.args.subject.clone(), self.args.seed);
         });
         Some(RandomSummary {
-            engine: "random".into(),
+            engine: self.engine().into(),
             sequences_per_second: report.sequences_per_second(),
             failure_group_count: report.failure_groups.len(),
             regression_test_count: report.regression_tests.len(),
@@ -229,7 +273,7 @@ impl EngineCommand for RandomCommand<'_> {
     }
 
     fn text(&self, summary: &RandomSummary<'_>, report: &RandomReport) -> String {
-        text(self.args, summary, report)
+        text(self.engine(), self.args, summary, report)
     }
 
     fn found(&self, summary: &RandomSummary<'_>) -> bool {
@@ -242,10 +286,10 @@ fn started(report: &RandomReport) -> bool {
     !report.run.is_empty()
 }
 
-fn text(args: &RandomArgs, summary: &RandomSummary<'_>, report: &RandomReport) -> String {
+fn text(engine: &str, args: &RandomArgs, summary: &RandomSummary<'_>, report: &RandomReport) -> String {
     let body = &summary.report;
     let mut out = format!(
-        "random {} ({}), seed {}: {} sequences in {:.2} s ({:.0} per second); stopped by {}\n",
+        "{engine} {} ({}), seed {}: {} sequences in {:.2} s ({:.0} per second); stopped by {}\n",
         args.subject,
         body.subject,
         body.seed,
@@ -268,6 +312,9 @@ fn text(args: &RandomArgs, summary: &RandomSummary<'_>, report: &RandomReport) -
         ));
         out.push_str(&frontier_text(&body.frontier));
     }
+    if let Some(branching) = &body.branching {
+        out.push_str(&branching_text(branching));
+    }
     out.push_str(&format!("  contracts: {}\n", body.contracts.join(", ")));
     for note in &body.notes {
         out.push_str(&format!("  note: {note}\n"));
@@ -288,6 +335,64 @@ fn text(args: &RandomArgs, summary: &RandomSummary<'_>, report: &RandomReport) -
         out.push_str(&format!("\n  wrote {}", dir.display()));
     }
     crate::run::finish_text(&mut out, &summary.run, Some(body.seed));
+    out
+}
+
+/// The witness program of a flip.
+fn witness_program_of(tried: &BranchTried) -> &smallscope::sequence::Program {
+    static EMPTY: smallscope::sequence::Program = smallscope::sequence::Program { calls: Vec::new(), result: None };
+    match tried.flip.as_ref().map(|flip| &flip.witness.input) {
+        Some(Input::Program(program)) => program,
+        _ => &EMPTY,
+    }
+}
+
+/// What the branch phase flipped, branch by branch, and by which strategy.
+fn branching_text(branching: &Branching) -> String {
+    let (targets, flipped) = branching.flip_rate();
+    let others = branching.branches.iter().filter(|b| !b.expected());
+    let (other_count, others_flipped) = (others.clone().count(), others.filter(|b| b.flip.is_some()).count());
+    let flips: Vec<&Flip> = branching.branches.iter().filter_map(|b| b.flip.as_ref()).collect();
+    let confirmed = flips.iter().filter(|f| f.confirmed == Some(true)).count();
+    let confirmation = match (flips.len(), confirmed) {
+        (0, _) => String::new(),
+        (all, confirmed) if all == confirmed => ", each flip confirmed in a fresh worker".to_owned(),
+        (all, confirmed) => format!(", {confirmed} of {all} flips confirmed in a fresh worker"),
+    };
+    let mut out = format!(
+        "  branch phase: flipped {flipped} of {targets} frontier branches ({others_flipped} of {other_count} more that \
+         no call reached, in the invariant, or whose side not taken only panics) with {} candidates in {:.2} s{confirmation}\n    \
+         edges: {} before the phase, {} after\n",
+        branching.candidates, branching.seconds, branching.edges_before, branching.edges_after
+    );
+    for tried in &branching.branches {
+        let place = crate::summary::place(&tried.branch.at);
+        let kind = match (tried.invariant, tried.branch.to_panic, tried.witnesses) {
+            (true, _, _) => " (the invariant's)",
+            (false, true, _) => " (its side not taken only panics)",
+            (false, false, 0) => " (no call reached it: checks' or copies' code)",
+            (false, false, _) => "",
+        };
+        let outcome = match &tried.flip {
+            Some(flip) => {
+                let confirmed = match flip.confirmed {
+                    Some(true) => "",
+                    Some(false) => " — NOT confirmed: run again in a fresh worker, it did not take the side",
+                    None => " (not confirmed in a fresh worker)",
+                };
+                format!("flipped by {}: {}{confirmed}", flip.strategy.name(), flip.witness.text)
+            }
+            None => format!("not flipped ({} witnesses, {} candidates)", tried.witnesses, tried.candidates),
+        };
+        out.push_str(&format!("    {place}{kind}, line {} not taken: {outcome}\n", tried.branch.missed_lines()));
+    }
+    let used: Vec<String> = branching
+        .strategies
+        .iter()
+        .filter(|t| t.candidates > 0)
+        .map(|t| format!("{} {}/{}", t.strategy.name(), t.flips, t.candidates))
+        .collect();
+    out.push_str(&format!("    strategies (flips/candidates): {}\n", used.join(", ")));
     out
 }
 

@@ -530,6 +530,8 @@ pub fn expand(args: TokenStream, mut item: ItemImpl) -> syn::Result<TokenStream>
     let rep_ok = match &args.rep_ok {
         Some(method) => quote! {
             const HAS_REP_OK: bool = true;
+            const REP_OK_METHOD: ::core::option::Option<&'static str> =
+                ::core::option::Option::Some(::core::stringify!(#method));
             fn rep_ok(&self) -> ::core::option::Option<bool> {
                 ::core::option::Option::Some(Self::#method(self))
             }

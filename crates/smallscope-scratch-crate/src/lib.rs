@@ -45,7 +45,8 @@ pub fn copy_fixture(name: &str, to: &Path) -> PathBuf {
     root
 }
 
-fn copy_folder(from: &Path, to: &Path) {
+/// Copies the folder `from` to `to`, files and folders within.
+pub fn copy_folder(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("making a folder");
     for entry in std::fs::read_dir(from).expect("reading a fixture folder") {
         let entry = entry.expect("reading a fixture folder");

@@ -7,6 +7,7 @@
 mod common;
 mod models;
 
+mod branch;
 mod coverage;
 mod crates_io;
 mod errors;

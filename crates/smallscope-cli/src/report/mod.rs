@@ -23,7 +23,7 @@ use maud::{html, Markup, PreEscaped, DOCTYPE};
 
 use smallscope::beapi::BeapiReport;
 use smallscope::emit::{dot_to_svg, type_expr};
-use smallscope::events::{EdgeGain, Failure, FailureKind, Input, LevelStats};
+use smallscope::events::{Branching, EdgeGain, Failure, FailureKind, Input, LevelStats};
 use smallscope::korat::KoratReport;
 use smallscope::random::{witness_program, RandomReport};
 
@@ -68,6 +68,7 @@ struct CoverageView {
     /// Branches with a side not taken: where, the lines not taken, and
     /// whether those only panic.
     frontier: Vec<(String, String, bool)>,
+    branching: Option<Branching>,
 }
 
 /// A field coverage suite's fields: sizes per small scope, predicted,
@@ -227,7 +228,7 @@ impl Page {
             })
             .collect();
         Page {
-            title: format!("random · {}", body.name),
+            title: format!("{} · {}", summary.engine, body.name),
             facts,
             replay: summary.run.replay.clone(),
             failures,
@@ -469,6 +470,7 @@ impl CoverageView {
                 .iter()
                 .map(|branch| (crate::summary::place(&branch.at), branch.missed_lines(), branch.to_panic))
                 .collect(),
+            branching: body.branching.clone(),
         }
     }
 }
@@ -479,9 +481,15 @@ fn coverage_section(coverage: &CoverageView) -> Markup {
             h2 { "Coverage" }
             p { (coverage.covered) " of the crate's " (coverage.total) " edges taken" (coverage.story) "." }
             figure #edge-plot {
-                (picture_markup(&plot::edges(&coverage.gains, coverage.sequences, coverage.total)))
+                (picture_markup(&plot::edges(
+                    &coverage.gains,
+                    coverage.sequences,
+                    coverage.total,
+                    coverage.branching.as_ref().map(|b| b.edges_after),
+                )))
                 figcaption { "The crate's edges taken, by sequences executed" }
             }
+            @if let Some(branching) = &coverage.branching { (branching_section(branching)) }
             @if !coverage.frontier.is_empty() {
                 h3 { "Frontier: branches with a side not taken" }
                 table.frontier {
@@ -491,6 +499,54 @@ fn coverage_section(coverage: &CoverageView) -> Markup {
                             tr { td { code { (at) } } td { (missed) } td { @if *to_panic { "yes" } } }
                         }
                     }
+                }
+            }
+        }
+    }
+}
+
+/// The branch phase: edges before and after, each branch tried, the strategies.
+fn branching_section(branching: &Branching) -> Markup {
+    let (targets, flipped) = branching.flip_rate();
+    html! {
+        h3 #branching { "Branch phase" }
+        p {
+            "Flipped " (flipped) " of " (targets) " frontier branches of the code under test with "
+            (branching.candidates) " candidates in " (format!("{:.2}", branching.seconds)) " s; the crate's edges taken: "
+            (branching.edges_before) " before the phase, " (branching.edges_after) " after."
+        }
+        table.branching {
+            thead { tr { th { "branch" } th { "lines not taken" } th { "outcome" } th { "sequence" } th { "confirmed" } } }
+            tbody {
+                @for tried in &branching.branches {
+                    tr {
+                        td {
+                            code { (crate::summary::place(&tried.branch.at)) }
+                            @if tried.invariant { " (the invariant's)" }
+                            @else if tried.branch.to_panic { " (only panics)" }
+                            @else if tried.witnesses == 0 { " (no call reached it)" }
+                        }
+                        td { (tried.branch.missed_lines()) }
+                        @match &tried.flip {
+                            Some(flip) => {
+                                td { "flipped by " (flip.strategy.name()) }
+                                td { code { (flip.witness.text) } }
+                                td { @match flip.confirmed { Some(true) => "yes", Some(false) => "NO", None => "not checked" } }
+                            }
+                            None => {
+                                td { "not flipped (" (tried.witnesses) " witnesses, " (tried.candidates) " candidates)" }
+                                td {} td {}
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        table.strategies {
+            thead { tr { th { "strategy" } th { "candidates" } th { "flips" } } }
+            tbody {
+                @for tally in branching.strategies.iter().filter(|t| t.candidates > 0) {
+                    tr { td { (tally.strategy.name()) } td { (tally.candidates) } td { (tally.flips) } }
                 }
             }
         }
@@ -684,6 +740,8 @@ figure { margin: 0; } figcaption { color: #5a6478; font-size: 13px; }
 .pair { display: flex; gap: 20px; align-items: flex-start; flex-wrap: wrap; }
 .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(260px, 1fr)); gap: 14px; }
 td.field, th:first-child { text-align: left; }
+table.frontier td, table.frontier th, table.branching td, table.branching th, table.strategies td:first-child { text-align: left; }
+table.strategies { margin-top: 12px; }
 .structure-card { border: 1px solid #d8dde6; border-radius: 6px; padding: 8px; }
 .structure-card h3 { font-size: 14px; margin: 0 0 6px; color: #5a6478; }
 .structure-card pre { white-space: pre-wrap; overflow-wrap: anywhere; }

@@ -123,7 +123,7 @@ pub fn field_size_plot(summary: &SuiteSummary) -> Result<String, String> {
 
 /// The crate's edges taken as the run went on, a step for each gain, on a
 /// logarithmic axis of sequences (most gains come early), up to `total`.
-pub(super) fn edges(gains: &[EdgeGain], sequences: u64, total: u64) -> Result<String, String> {
+pub(super) fn edges(gains: &[EdgeGain], sequences: u64, total: u64, after: Option<u64>) -> Result<String, String> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (520, 300)).into_drawing_area();
@@ -150,13 +150,19 @@ pub(super) fn edges(gains: &[EdgeGain], sequences: u64, total: u64) -> Result<St
             .map_err(|e| e.to_string())?
             .label("taken")
             .legend(line_key(blue, 2));
-        let grey = RGBColor(0x8a, 0x93, 0xa6);
-        chart
-            .draw_series(LineSeries::new([(1, total), (last, total)], grey.stroke_width(1)))
-            .map_err(|e| e.to_string())?
-            .label("the crate's edges")
-            .legend(line_key(grey, 1));
-        legend(&mut chart, SeriesLabelPosition::MiddleLeft)?;
+        let mut level = |edges: u64, color: RGBColor, width: u32, label: &str| -> Result<(), String> {
+            chart
+                .draw_series(LineSeries::new([(1, edges), (last, edges)], color.stroke_width(width)))
+                .map_err(|e| e.to_string())?
+                .label(label)
+                .legend(line_key(color, width));
+            Ok(())
+        };
+        if let Some(after) = after {
+            level(after, RGBColor(0xdd, 0x6b, 0x20), 2, "after the branch phase")?;
+        }
+        level(total, RGBColor(0x8a, 0x93, 0xa6), 1, "the crate's edges")?;
+        legend(&mut chart, SeriesLabelPosition::LowerRight)?;
         root.present().map_err(|e| e.to_string())?;
     }
     Ok(svg)

@@ -101,6 +101,10 @@ pub trait Subject: Heap + Sized + 'static {
     /// Whether an invariant was declared with `rep_ok = ..`.
     const HAS_REP_OK: bool = false;
 
+    /// The invariant's method name, when one was declared: its code is
+    /// the oracle's, not the code under test (see `smallscope::random`'s branch phase).
+    const REP_OK_METHOD: Option<&'static str> = None;
+
     /// The declared invariant's verdict, if there is one.
     fn rep_ok(&self) -> Option<bool> {
         None

@@ -107,6 +107,8 @@ impl<T: Subject + StdTraits> Job for IdentifyJob<T> {
             group_counts: Vec::new(),
             edge_gains: Vec::new(),
             frontier: Vec::new(),
+            branching: None,
+            confirmed: Vec::new(),
         }));
         Ok(())
     }

@@ -104,6 +104,8 @@ impl crate::runner::Job for CompareJob {
             group_counts: Vec::new(),
             edge_gains: Vec::new(),
             frontier: Vec::new(),
+            branching: None,
+            confirmed: Vec::new(),
         }));
         Ok(())
     }

@@ -32,6 +32,22 @@ pub struct FrontierBranch {
     pub missed: Vec<EdgeSite>,
     /// Every side not taken only calls a std panic.
     pub to_panic: bool,
+    /// The sides not taken, as edge numbers of this binary: a flip takes one.
+    #[serde(default)]
+    pub missed_edges: Vec<u32>,
+    /// The user's function the branch is in (its name, as the line tables have it).
+    #[serde(default)]
+    pub function: String,
+    /// The branching block's own edge, when it starts in the user's code.
+    #[serde(skip)]
+    pub edge: Option<u32>,
+    /// The sides taken, as edge numbers: a run that took one reached the branch.
+    #[serde(skip)]
+    pub sides_taken: Vec<u32>,
+    /// The branching block's code, as addresses in the binary's file: the
+    /// comparison sites in it decide the branch.
+    #[serde(skip)]
+    pub block: (u64, u64),
 }
 
 impl FrontierBranch {
@@ -75,15 +91,27 @@ pub fn frontier() -> Vec<FrontierBranch> {
                 continue;
             }
             let end = starts.get(starts.partition_point(|&s| s <= block.address)).copied();
-            let Some(at) =
-                super::lines::with(|lines| lines.user_branch(block.address, end.unwrap_or(block.address + 1)))
-                    .flatten()
-            else {
+            let end = end.unwrap_or(block.address + 1);
+            let Some((Some((at, function)), range)) = super::lines::with(|lines| {
+                (lines.user_branch(block.address, end), (lines.in_file(block.address), lines.in_file(end)))
+            }) else {
                 continue;
             };
             let to_panic = missed.iter().all(|(side, _)| block_at.get(side).is_some_and(|b| only_panics(b)));
+            let missed_edges: Vec<u32> = missed.iter().map(|(_, edge)| *edge).collect();
+            let sides_taken = sides.iter().map(|(_, edge)| *edge).filter(|edge| !missed_edges.contains(edge)).collect();
             let missed = missed.iter().filter_map(|(_, edge)| guards::site(*edge)).collect();
-            frontier.push(FrontierBranch { at, missed, to_panic });
+            let edge = guards::edge_at(block.address);
+            frontier.push(FrontierBranch {
+                at,
+                missed,
+                to_panic,
+                missed_edges,
+                function,
+                edge,
+                sides_taken,
+                block: range,
+            });
         }
     }
     frontier.sort();

@@ -53,6 +53,10 @@ static NEW: Mutex<Vec<u32>> = Mutex::new(Vec::new());
 static COUNT: OnceLock<EdgeCount> = OnceLock::new();
 /// The user's edges by their address in memory.
 static EDGE_AT: OnceLock<FxHashMap<usize, u32>> = OnceLock::new();
+/// Whether [`take`] writes down every user's edge it is called for, not
+/// only the first time: what one replay took, for [`super::trace`].
+static TRACING: AtomicBool = AtomicBool::new(false);
+static TRACE: Mutex<Vec<u32>> = Mutex::new(Vec::new());
 
 /// Whether this binary has instrumented code.
 pub fn instrumented() -> bool {
@@ -211,6 +215,15 @@ pub(super) unsafe fn take(guard: *mut u32) {
     if index == 0 {
         return;
     }
+    if TRACING.load(Relaxed) {
+        let mut trace = TRACE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        trace.push(index as u32);
+        // A loop takes the same edges again and again: kept once.
+        if trace.len() >= 1 << 16 {
+            trace.sort_unstable();
+            trace.dedup();
+        }
+    }
     if let Some(taken) = TAKEN.get() {
         let edge = &taken[index];
         if !edge.load(Relaxed) && !edge.swap(true, Relaxed) {
@@ -218,6 +231,24 @@ pub(super) unsafe fn take(guard: *mut u32) {
             NEW.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(index as u32);
         }
     }
+}
+
+/// Starts or stops writing down the user's edges taken.
+pub(super) fn trace(on: bool) {
+    TRACING.store(on, Relaxed);
+}
+
+/// Whether [`trace`] is on.
+pub(super) fn tracing() -> bool {
+    TRACING.load(Relaxed)
+}
+
+/// The user's edges taken since the last call while tracing, each once, by number.
+pub(super) fn take_trace() -> Vec<u32> {
+    let mut edges = std::mem::take(&mut *TRACE.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
+    edges.sort_unstable();
+    edges.dedup();
+    edges
 }
 
 /// The number of the user's edge at `address` (in memory), if it is one.

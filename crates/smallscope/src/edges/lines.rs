@@ -77,9 +77,16 @@ impl Lines {
     /// memory), if it is theirs: told by its last instruction that has a
     /// line (a block that starts in code a macro wrote can end in the
     /// user's comparison).
-    pub(super) fn user_branch(&mut self, start: usize, end: usize) -> Option<EdgeSite> {
+    pub(super) fn user_branch(&mut self, start: usize, end: usize) -> Option<(EdgeSite, String)> {
         let probes = self.rows(start, end);
-        self.first_told(probes.into_iter().rev())
+        for probe in probes.into_iter().rev() {
+            match self.whose(probe) {
+                Whose::User(site, function) => return Some((site, function)),
+                Whose::Other => return None,
+                Whose::NoLine => {}
+            }
+        }
+        None
     }
 
     /// The start of `start..end` and of each row of the line table in it, in the file.
@@ -98,7 +105,7 @@ impl Lines {
     fn first_told(&mut self, probes: impl Iterator<Item = u64>) -> Option<EdgeSite> {
         for probe in probes {
             match self.whose(probe) {
-                Whose::User(site) => return Some(site),
+                Whose::User(site, _) => return Some(site),
                 Whose::Other => return None,
                 Whose::NoLine => {}
             }
@@ -111,6 +118,10 @@ impl Lines {
     fn whose(&mut self, probe: u64) -> Whose {
         let Ok(mut frames) = self.loader.find_frames(probe) else { return Whose::Other };
         while let Ok(Some(frame)) = frames.next() {
+            let function = || {
+                let name = frame.function.as_ref().and_then(|f| f.demangle().ok());
+                name.map(|name| name.into_owned()).unwrap_or_default()
+            };
             let Some(file) = frame.location.as_ref().and_then(|location| location.file) else { return Whose::NoLine };
             if is_library(file) {
                 continue;
@@ -121,14 +132,18 @@ impl Lines {
                 return Whose::NoLine;
             };
             let written = Path::new(file).starts_with(&self.root) && !self.sources.is_attribute(file, line);
-            return if written { Whose::User(EdgeSite { file: file.to_owned(), line }) } else { Whose::Other };
+            return match written {
+                true => Whose::User(EdgeSite { file: file.to_owned(), line }, function()),
+                false => Whose::Other,
+            };
         }
         Whose::Other
     }
 }
 
 enum Whose {
-    User(EdgeSite),
+    /// The user's, at this site, in the function named.
+    User(EdgeSite, String),
     /// Someone else's code: smallscope's, or std's alone.
     Other,
     /// Code of the compiler's, on no line: the next instruction tells.

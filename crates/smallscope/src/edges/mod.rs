@@ -40,8 +40,10 @@ pub mod comparisons;
 mod control_flow;
 mod guards;
 mod lines;
+mod trace;
 
 pub use control_flow::{frontier, FrontierBranch};
 pub use guards::{count, covered, covered_sites, enable, files, instrumented, mark, take_new};
 pub use guards::{EdgeCount, EdgesError};
 pub use lines::{EdgeSite, LineTablesError};
+pub use trace::{traced, untraced, Trace};

@@ -23,12 +23,14 @@
 //! [`SCHEMA_VERSION`] changes when a field changes meaning or goes away;
 //! added fields and events do not change it.
 
+mod branching;
 mod failure;
 mod failure_kind;
 mod fingerprint;
 mod stop;
 mod stream;
 
+pub use branching::{BranchTried, Branching, Flip, Strategy, StrategyTally};
 pub use failure::{Failure, FailureGroups, Input, Shrink, Witness};
 pub use failure_kind::{During, FailureKind};
 pub use fingerprint::Fingerprint;
@@ -328,6 +330,12 @@ pub struct RunFinished {
     /// a side not, at the end.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub frontier: Vec<crate::edges::FrontierBranch>,
+    /// Random's branch phase (`branch`), when it ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branching: Option<Branching>,
+    /// A run that only confirms flips: for each, whether it took its side.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub confirmed: Vec<bool>,
 }
 
 #[cfg(test)]

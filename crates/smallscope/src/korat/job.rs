@@ -475,6 +475,8 @@ impl Job for KoratJob {
             group_counts: groups.counts(),
             edge_gains: Vec::new(),
             frontier: Vec::new(),
+            branching: None,
+            confirmed: Vec::new(),
         }));
         Ok(())
     }

@@ -3,6 +3,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::sequence::Program;
 use crate::ConfigError;
 
 /// When a value counts as "seen before" for index pruning (thesis §7.4).
@@ -93,6 +94,16 @@ pub struct RandomConfig {
     /// the values it made were seen (no effect without coverage).
     #[serde(default = "default_edge_feedback")]
     pub edge_feedback: bool,
+    /// After generation, branch-directed generation (see
+    /// `smallscope::random`'s branch phase): needs a harness built with
+    /// coverage. Generation then has half the time limit.
+    #[serde(default)]
+    pub branch: bool,
+    /// Only run these sequences from scratch and tell whether each took
+    /// one of its edges: how a `branch` run's flips are confirmed in a
+    /// fresh worker.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub confirm: Vec<FlipToConfirm>,
 }
 
 impl Default for RandomConfig {
@@ -118,6 +129,8 @@ impl Default for RandomConfig {
             pictures: false,
             operations: None,
             edge_feedback: true,
+            branch: false,
+            confirm: Vec::new(),
         }
     }
 }
@@ -174,6 +187,12 @@ impl RandomConfig {
         self.sequence_limit.into_iter().chain(self.stop_at).min()
     }
 
+    /// The time generation may take: the limit in force, or half of it
+    /// when the branch phase comes after.
+    pub fn generation_time_limit(&self) -> Option<Duration> {
+        self.effective_time_limit().map(|limit| if self.branch { limit / 2 } else { limit })
+    }
+
     /// The time limit in force: the one given, or 10 s when no limit is.
     pub fn effective_time_limit(&self) -> Option<Duration> {
         match (self.time_limit, self.last_sequence()) {
@@ -197,4 +216,12 @@ fn default_edge_feedback() -> bool {
 /// Events written before other subjects' parameters existed have no `other_scope`.
 fn default_other_scope() -> u32 {
     3
+}
+
+/// A sequence to run again from scratch, in a fresh worker, to confirm a
+/// flip: it should take one of `edges` (numbers of the same binary's edges).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct FlipToConfirm {
+    pub program: Program,
+    pub edges: Vec<u32>,
 }

@@ -15,6 +15,11 @@
 //! shared, never replayed, when the subject is `Clone`), plus the contract
 //! checks. Memory grows with the component set.
 //!
+//! In a harness built with coverage, `RandomConfig::branch` adds a phase
+//! after generation: branch-directed generation (§8.4), which changes the
+//! sequences that reached each branch left half-taken until the other side
+//! is taken (see the `branch` module; `cargo smallscope branch`).
+//!
 //! Failing sequences are grouped by broken contract, last call and panic
 //! location (MinUnit, §8.2.1), and the smallest of each group is simplified
 //! (§6.1). Legal sequences that observe values become regression tests
@@ -42,6 +47,7 @@
 //! assert!(!report.regression_tests.is_empty());
 //! ```
 
+mod branch;
 mod config;
 mod contract;
 mod execute;
@@ -56,7 +62,8 @@ mod sequence;
 mod simplify;
 mod std_ops;
 
-pub use config::{IndexPruning, RandomConfig, DEFAULT_TIME_LIMIT};
+pub use branch::{CANDIDATES, CANDIDATES_PER_BRANCH, WITNESSES, WITNESS_SOURCES};
+pub use config::{FlipToConfirm, IndexPruning, RandomConfig, DEFAULT_TIME_LIMIT};
 pub use contract::{assert_contract, std_contracts, Contract};
 pub use execute::{Broken, GroupKey};
 pub use registry::{registered_contracts, ContractRegistration};
@@ -191,6 +198,29 @@ impl<T: Subject + StdTraits> Job for RandomJob<T> {
         let misuse = misuse_patterns(config)?;
         let traits = T::std_traits();
         let exec = Executor::new(&ops, &self.contracts, &misuse, traits.clone, start.killed);
+        if !config.confirm.is_empty() {
+            let confirmed = branch::confirm(&exec, &config.confirm);
+            let finished = RunFinished {
+                stop: Stop::Complete,
+                seconds: 0.0,
+                counts: Default::default(),
+                group_counts: Vec::new(),
+                edge_gains: Vec::new(),
+                frontier: Vec::new(),
+                branching: None,
+                confirmed,
+            };
+            out.event(Event::RunFinished(finished));
+            return Ok(());
+        }
+        if config.branch && crate::edges::count().is_none() {
+            return Err(ConfigError::Invalid(
+                "branch-directed generation needs a harness built with coverage: run `cargo smallscope branch`, \
+                 which builds one"
+                    .into(),
+            )
+            .into());
+        }
         let resumed = start.resume.filter(|report| !report.run.is_empty());
         let outlet = Outlet {
             out,
@@ -229,6 +259,15 @@ impl<T: Subject + StdTraits> Job for RandomJob<T> {
         }
         // Nothing past the start committed: the component set is seeded again.
         let stop = generator.run(resumed.is_some_and(|report| report.resume.is_some()));
+        let ended = matches!(stop, Stop::SequenceLimit | Stop::TimeLimit | Stop::Stuck);
+        let (branching, flips) = match config.branch && ended {
+            true => {
+                let deadline = config.effective_time_limit().map(|limit| limit.as_secs_f64());
+                let (branching, flips) = branch::Director::new(&mut generator, &exec, deadline).run();
+                (Some(branching), flips)
+            }
+            false => (None, Vec::new()),
+        };
         let seconds = generator.seconds();
         if stop == Stop::MemoryLimit {
             // Replaying sequences would take the memory that is not there.
@@ -239,7 +278,7 @@ impl<T: Subject + StdTraits> Job for RandomJob<T> {
             self.report_failures(&mut generator, None);
         } else {
             self.report_failures(&mut generator, Some(&exec));
-            for test in regression::regression_tests(&generator, &exec) {
+            for test in regression::regression_tests(&generator, &exec, &flips) {
                 generator.emit(Event::RegressionTest(test));
             }
         }
@@ -250,6 +289,8 @@ impl<T: Subject + StdTraits> Job for RandomJob<T> {
             group_counts: generator.group_counts(),
             edge_gains: generator.take_edge_gains(),
             frontier: crate::edges::frontier(),
+            branching,
+            confirmed: Vec::new(),
         };
         generator.emit(Event::RunFinished(finished));
         Ok(())

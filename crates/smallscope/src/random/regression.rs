@@ -50,6 +50,7 @@ const EXECUTIONS: usize = 10;
 pub(super) fn regression_tests<T: crate::heap::Heap>(
     generator: &Generator<'_, T>,
     exec: &Executor<'_, T>,
+    flips: &[Program],
 ) -> Vec<RegressionTest> {
     let (ops, infos) = (exec.ops, &generator.infos);
     let address = Regex::new(r"0x[0-9a-fA-F]{4,}").expect("valid regex");
@@ -58,8 +59,10 @@ pub(super) fn regression_tests<T: crate::heap::Heap>(
         observers(ops).into_iter().filter(|&op| !exec.quarantined(op, stage::REGRESSION, u64::MAX)).collect();
     let mut out = Vec::new();
     // Every sampled sequence is distinct: the generator runs none twice.
-    for seq in &generator.regression_sample() {
-        let mut program = simplify::renumber(seq.flatten());
+    // The branch phase's flips come after: each took a side no other did.
+    let sampled = generator.regression_sample().into_iter().map(|seq| seq.flatten());
+    for program in sampled.chain(flips.iter().cloned()) {
+        let mut program = simplify::renumber(program);
         let generated = program.calls.len();
         observe_final_state(&mut program, ops, &observers);
         exec.locate_next(stage::REGRESSION);

@@ -4,7 +4,7 @@
 use super::{RandomConfig, RegressionTest, Resume};
 use crate::api::OperationInfo;
 use crate::edges::FrontierBranch;
-use crate::events::{Configuration, Counts, EdgeGain, Event, Failure, Fold, Input, Stop};
+use crate::events::{Branching, Configuration, Counts, EdgeGain, Event, Failure, Fold, Input, Stop};
 use crate::sequence::Program;
 
 /// What a random run did and found.
@@ -51,6 +51,13 @@ pub struct RandomReport {
     /// The crate's branches with a side taken and a side not, at the end.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub frontier: Vec<FrontierBranch>,
+    /// The branch phase (`branch`): the branches it tried, its flips, and
+    /// the edges before and after it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branching: Option<Branching>,
+    /// A run that confirms flips: whether each took its side.
+    #[serde(skip)]
+    pub confirmed: Vec<bool>,
     #[serde(skip)]
     pub regression_tests: Vec<RegressionTest>,
     pub seconds: f64,
@@ -140,6 +147,8 @@ impl Fold for RandomReport {
                 self.take_counts(&finished.counts, &finished.group_counts, finished.seconds);
                 self.edges_over_time.extend(finished.edge_gains);
                 self.frontier = finished.frontier;
+                self.branching = finished.branching;
+                self.confirmed = finished.confirmed;
                 self.stop = Some(finished.stop);
             }
             Event::Structure(_)

@@ -11,6 +11,7 @@ use std::sync::Once;
 
 use super::flight::{self, UserCode};
 use super::memory;
+use crate::events::During;
 
 /// A panic caught while running user code.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -85,7 +86,11 @@ pub fn run_captured<R>(code: UserCode, f: impl FnOnce() -> R) -> Result<R, Outco
     let was = CAPTURING.with(|c| c.replace(true));
     let state = flight::enter(code);
     let allocated = memory::allocated();
-    let result = panic::catch_unwind(AssertUnwindSafe(f));
+    // A trace is of the calls: checks and copies between them are not theirs.
+    let result = match code.during {
+        During::Call => panic::catch_unwind(AssertUnwindSafe(f)),
+        _ => crate::edges::untraced(|| panic::catch_unwind(AssertUnwindSafe(f))),
+    };
     if !was {
         // Outermost user code only: nested code's memory is in it.
         memory::user_code_ended(allocated);
@@ -152,9 +157,7 @@ impl<T> Drop for SafeDrop<T> {
     fn drop(&mut self) {
         let value = &mut self.0;
         // SAFETY: the value is dropped once, here, and never used again.
-        let dropped = run_captured(UserCode::new(crate::events::During::Drop, 0), || unsafe {
-            std::mem::ManuallyDrop::drop(value)
-        });
+        let dropped = run_captured(UserCode::new(During::Drop, 0), || unsafe { std::mem::ManuallyDrop::drop(value) });
         if let Err(Outcome::Panicked(info) | Outcome::AssumeFailed(info)) = dropped {
             DROP_PANIC.with(|last| {
                 last.borrow_mut().get_or_insert(info);

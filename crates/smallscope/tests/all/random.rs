@@ -601,3 +601,31 @@ fn bad_configuration_is_refused_with_a_clear_error() {
     let config = RandomConfig { misuse_panics: vec!["(".into()], ..RandomConfig::default() };
     assert!(matches!(Random::<Counter>::with_config(config).run(), Err(RunError::Config(ConfigError::Invalid(_)))));
 }
+
+// ===========================================================================
+// 6. Branch-directed generation, where no coverage can be had (this test
+//    binary is not instrumented): it says so, and confirms nothing.
+// ===========================================================================
+
+#[test]
+fn branch_without_coverage_is_refused_and_flips_are_not_confirmed() {
+    let config = RandomConfig { branch: true, sequence_limit: Some(100), ..RandomConfig::default() };
+    match Random::<Counter>::with_config(config).run() {
+        Err(RunError::Config(ConfigError::Invalid(why))) => assert!(why.contains("coverage"), "{why}"),
+        other => panic!("expected a refusal, got {:?}", other.map(|r| r.sequences)),
+    }
+    // A flip is confirmed only when its run takes one of its edges: here
+    // no run takes any, so none is, however it ran.
+    let program = smallscope::sequence::Program {
+        calls: vec![smallscope::sequence::Call { op: 0, operands: vec![], binds: Some(0) }],
+        result: None,
+    };
+    let confirm = vec![
+        smallscope::random::FlipToConfirm { program: program.clone(), edges: vec![1] },
+        smallscope::random::FlipToConfirm { program, edges: vec![] },
+    ];
+    let config = RandomConfig { confirm, sequence_limit: Some(100), ..RandomConfig::default() };
+    let report = Random::<Counter>::with_config(config).run().unwrap();
+    assert_eq!(report.confirmed, [false, false]);
+    assert_eq!(report.sequences, 0);
+}

@@ -514,6 +514,8 @@ impl<'a, T: Subject> Search<'a, T> {
             group_counts,
             edge_gains: Vec::new(),
             frontier: Vec::new(),
+            branching: None,
+            confirmed: Vec::new(),
         }));
         self.cx.out.commit(&[]);
         stop

@@ -278,7 +278,7 @@ impl<'a, T: Heap> Generator<'a, T> {
         self.file_program(failure, program);
     }
 
-    pub(super) fn file_program(&mut self, failure: Broken, program: Program) {
+    pub(in crate::random) fn file_program(&mut self, failure: Broken, program: Program) {
         let key = failure.group_key();
         match self.group_of.get(&key) {
             Some(&g) => {

@@ -35,6 +35,8 @@ pub(super) mod stage {
     pub const REGRESSION: u64 = 2;
     /// Replaying two sequences whose values are equal (the input is the sequence's number).
     pub const MEET: u64 = 3;
+    /// Branch-directed generation: the input counts replays.
+    pub const BRANCH: u64 = 6;
     /// Replaying a failing sequence from scratch (the input is its number).
     pub const REFILE: u64 = 4;
     /// Rebuilding stored values when resuming (the input is the component).
@@ -235,6 +237,11 @@ impl<'a, T: Heap> Generator<'a, T> {
         }
     }
 
+    /// Why the run is asked to stop, if it is.
+    pub fn stop_asked(&self) -> Option<Stop> {
+        self.outlet.stop.and_then(StopFlag::reason)
+    }
+
     pub fn seconds(&self) -> f64 {
         self.outlet.seconds_before + self.started.elapsed().as_secs_f64()
     }
@@ -261,7 +268,7 @@ impl<'a, T: Heap> Generator<'a, T> {
     /// resumed generator carries on where its journal ends; a fresh one
     /// seeds its component set first.
     pub fn run(&mut self, resumed: bool) -> Stop {
-        let time_limit = self.config.effective_time_limit().map(|t| t.as_secs_f64());
+        let time_limit = self.config.generation_time_limit().map(|t| t.as_secs_f64());
         if !resumed {
             self.bootstrap();
         }
