@@ -225,7 +225,10 @@ fn list(args: &ListArgs) -> anyhow::Result<()> {
     for registration in smallscope::api::registered_subjects() {
         add(registration.name, "beapi");
         add(registration.name, "random");
-        add(registration.name, "branch");
+        // Branch-directed generation needs a harness built with coverage.
+        if smallscope::edges::instrumented() {
+            add(registration.name, "branch");
+        }
     }
     for registration in smallscope::korat::registered_korat_subjects() {
         add(registration.name, "korat");
