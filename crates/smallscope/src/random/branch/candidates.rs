@@ -32,16 +32,16 @@ pub(super) struct IntSlot {
 
 /// The integer arguments of `program`, last call first: the call that
 /// reached the branch is most often the last.
-fn int_slots(program: &Program, params: &dyn Fn(u16) -> Vec<ParamKind>) -> Vec<IntSlot> {
+fn int_slots<'p>(program: &Program, params: &dyn Fn(u16) -> &'p [ParamKind]) -> Vec<IntSlot> {
     let mut slots = Vec::new();
     for (call, c) in program.calls.iter().enumerate().rev() {
         for (slot, (operand, kind)) in c.operands.iter().zip(params(c.op)).enumerate() {
             match (operand, kind) {
                 (Operand::Literal(Literal::Int(value)), ParamKind::Int(kind)) => {
-                    slots.push(IntSlot { call, slot, kind, value: *value, optional: false })
+                    slots.push(IntSlot { call, slot, kind: *kind, value: *value, optional: false })
                 }
                 (Operand::Literal(Literal::OptionInt(Some(value))), ParamKind::OptionInt(kind)) => {
-                    slots.push(IntSlot { call, slot, kind, value: *value, optional: true })
+                    slots.push(IntSlot { call, slot, kind: *kind, value: *value, optional: true })
                 }
                 _ => {}
             }
@@ -52,10 +52,10 @@ fn int_slots(program: &Program, params: &dyn Fn(u16) -> Vec<ParamKind>) -> Vec<I
 
 /// The one integer argument `a` and `b` differ in, with its value in
 /// `b`, when they are otherwise the same program.
-pub(super) fn one_int_apart(
+pub(super) fn one_int_apart<'p>(
     a: &Program,
     b: &Program,
-    params: &dyn Fn(u16) -> Vec<ParamKind>,
+    params: &dyn Fn(u16) -> &'p [ParamKind],
 ) -> Option<(IntSlot, i64)> {
     let same_shape = a.calls.len() == b.calls.len()
         && a.calls.iter().zip(&b.calls).all(|(x, y)| x.op == y.op && x.operands.len() == y.operands.len());
@@ -115,10 +115,10 @@ fn width(observed: &Observed) -> u8 {
 }
 
 /// The candidates strategy `strategy` makes from `witness`, each once.
-pub(super) fn candidates(
+pub(super) fn candidates<'p>(
     strategy: Strategy,
     witness: &Witness<'_>,
-    params: &dyn Fn(u16) -> Vec<ParamKind>,
+    params: &dyn Fn(u16) -> &'p [ParamKind],
     hosts: &[&Program],
     receiver_of: &dyn Fn(&Program) -> Option<u32>,
 ) -> Vec<Program> {
@@ -286,9 +286,12 @@ mod tests {
             outcomes: 2,
             operands: vec![(7919, 3)],
         };
-        let params = |op: u16| match op {
-            0 => vec![],
-            _ => vec![ParamKind::Subject(crate::api::Access::Mut), ParamKind::Int(IntKind::U16)],
+        const KEYED: [ParamKind; 2] = [ParamKind::Subject(crate::api::Access::Mut), ParamKind::Int(IntKind::U16)];
+        let params = |op: u16| -> &'static [ParamKind] {
+            match op {
+                0 => &[],
+                _ => &KEYED,
+            }
         };
         let witness = Witness { program: &program, deciding: vec![&key], elsewhere: vec![] };
         let none = |_: &Program| None;

@@ -265,8 +265,7 @@ impl<'g, 'a, T: Subject> Director<'g, 'a, T> {
             self.bisect(index);
             return;
         }
-        let ops = self.exec.ops;
-        let params = |op: u16| ops[usize::from(op)].params.clone();
+        let params = params_of(self.exec.ops);
         let infos = self.generator.infos.clone();
         // The value a sequence leaves: what its last call changed, or made.
         let receiver_of = |program: &Program| {
@@ -303,19 +302,20 @@ impl<'g, 'a, T: Subject> Director<'g, 'a, T> {
         let branch = self.tried[index].branch.clone();
         let sides: Vec<u32> = branch.sides_taken.iter().chain(&branch.missed_edges).copied().collect();
         let side_of = |trace: &Trace| sides.iter().copied().find(|e| trace.edges.binary_search(e).is_ok());
-        let ops = self.exec.ops;
-        let params = |op: u16| ops[usize::from(op)].params.clone();
-        let mut reached: Vec<(Program, u32)> =
-            self.pool.iter().filter_map(|t| Some((t.program.clone(), side_of(&t.trace)?))).collect();
-        reached.sort_by_key(|(program, _)| program.calls.len());
+        let params = params_of(self.exec.ops);
+        // The shortest runs that took a side, by their place in the pool
+        // (which grows as candidates run).
+        let mut reached: Vec<(usize, u32)> =
+            self.pool.iter().enumerate().filter_map(|(i, t)| Some((i, side_of(&t.trace)?))).collect();
+        reached.sort_by_key(|&(i, _)| self.pool[i].program.calls.len());
         reached.truncate(BISECTED_RUNS);
-        for (i, (low, low_side)) in reached.iter().enumerate() {
-            for (high, high_side) in &reached[i + 1..] {
-                let Some((at, high_value)) =
-                    candidates::one_int_apart(low, high, &params).filter(|_| low_side != high_side)
-                else {
+        for (i, &(low, low_side)) in reached.iter().enumerate() {
+            for &(high, high_side) in &reached[i + 1..] {
+                let apart = candidates::one_int_apart(&self.pool[low].program, &self.pool[high].program, &params);
+                let Some((at, high_value)) = apart.filter(|_| low_side != high_side) else {
                     continue;
                 };
+                let low = self.pool[low].program.clone();
                 let (mut below, mut above) = (at.value, high_value);
                 while below.abs_diff(above) > 1 {
                     if self.tried[index].flip.is_some() {
@@ -325,11 +325,11 @@ impl<'g, 'a, T: Subject> Director<'g, 'a, T> {
                         return false;
                     }
                     let middle = below + (above - below) / 2;
-                    let Some(candidate) = candidates::with_int(low, at, middle) else { break };
+                    let Some(candidate) = candidates::with_int(&low, at, middle) else { break };
                     self.tried[index].candidates += 1;
                     let trace = self.run_candidate(candidate, Strategy::Bisect);
                     match side_of(&trace) {
-                        Some(side) if side == *low_side => below = middle,
+                        Some(side) if side == low_side => below = middle,
                         Some(_) => above = middle,
                         None => break,
                     }
@@ -367,6 +367,11 @@ impl<'g, 'a, T: Subject> Director<'g, 'a, T> {
         }
         trace
     }
+}
+
+/// The parameters of each operation, by its number.
+fn params_of<'o, T>(ops: &'o [crate::api::Operation<T>]) -> impl Fn(u16) -> &'o [crate::api::ParamKind] {
+    move |op| &ops[usize::from(op)].params
 }
 
 /// Whether each flip's sequence, run from scratch, takes one of its edges.
