@@ -248,9 +248,10 @@ fn run_engine(mut cargo: CargoOptions, words: Vec<String>) -> anyhow::Result<Exi
     {
         harness_args.push(format!("--cache-dir={}", project.target_dir.join("smallscope").join("cache").display()));
     }
-    if cargo.coverage && !matches!(engine.as_str(), "random" | "branch") {
+    if cargo.coverage && !matches!(engine.as_str(), "random" | "branch" | "suite") {
         eprintln!(
-            "note: --coverage: only `random` and `branch` count the crate's edges so far; this {engine} run does not"
+            "note: --coverage: only `random`, `branch` and `suite` count the crate's edges so far; this {engine} run \
+             does not"
         );
     }
     // What repeats the run, as typed: `branch` needs no `--coverage`.

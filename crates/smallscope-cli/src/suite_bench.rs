@@ -4,25 +4,25 @@
 //! bounded-exhaustive count (every structure the engine makes). Each cell
 //! is a `smallscope suite … --format json` run in a child process.
 //!
-//! With `--quality`, also its Tables V and VI: each suite's region
-//! coverage of `insert`, `remove` and `contains` and its mutation score
-//! (see [`crate::suite_quality`]). `scripts/bench-suites` installs the
-//! tools that needs (`cargo-llvm-cov`, `cargo-mutants`, `llvm-22`).
+//! With `--quality`, also its Tables V and VI: each suite's edge coverage
+//! of `insert`, `remove` and `contains`, measured in-process by `suite`
+//! in a harness built with coverage, and its mutation score (see
+//! [`crate::suite_quality`]). `scripts/bench-suites` installs
+//! `cargo-mutants` and builds `cargo-smallscope`, which that needs.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::process::Command;
 
 use anyhow::{bail, Context as _};
 use smallscope::coverage::{Criterion, StoppedBy};
 use smallscope_args::bench::SuitesBench;
 
-use crate::suite_quality::{search_tree_value, Measured, QualityCrate, MEASURED};
+use crate::suite_quality::{Measured, QualityCrate, MEASURED};
 use crate::summary::SuiteSummary;
 
 const DEFAULT_RUNS: [&str; 7] = [
     "korat:sorted-list",
-    "korat:search-tree",
+    "korat:bst",
     "korat:binomial-heap",
     "beapi:sorted-list",
     "beapi:bst",
@@ -42,7 +42,8 @@ fn scopes(text: &str) -> anyhow::Result<std::ops::RangeInclusive<u32>> {
     Ok(range)
 }
 
-/// One suite run, in a child process, with `extra` arguments.
+/// One suite run, in a child process, with `extra` arguments: this
+/// program's, or `through` a quality crate's harness, built with coverage.
 fn suite(
     engine: &str,
     subject: &str,
@@ -50,9 +51,17 @@ fn suite(
     scope: u32,
     small: u32,
     extra: &[String],
+    through: Option<&QualityCrate>,
 ) -> anyhow::Result<SuiteSummary> {
-    let exe = std::env::current_exe()?;
-    let output = Command::new(exe)
+    let mut command = match through {
+        Some(quality) => {
+            let mut command = quality.cargo_smallscope()?;
+            command.arg("--coverage");
+            command
+        }
+        None => Command::new(std::env::current_exe()?),
+    };
+    let output = command
         .args(["suite", subject, "--engine", engine, "--criterion", criterion.name()])
         .args(["--scope", &scope.to_string(), "--small-scope", &small.to_string(), "--format", "json"])
         .args(extra)
@@ -72,54 +81,17 @@ type Row = (String, Vec<String>);
 /// What the quality columns need of one cell.
 #[derive(Default)]
 struct Quality {
-    /// Regions covered, of all.
+    /// Edges of the measured functions taken, of all theirs.
     coverage: Option<(u64, u64)>,
     /// Mutants killed, of the viable ones.
     mutation: Option<(u64, u64)>,
 }
 
-/// Which subject's code a run's suites are measured on.
+/// Which subject's code a run's suites are measured on: BEAPI's, and
+/// Korat's models with an API (their suites have calls).
 fn measured_for(engine: &str, subject: &str) -> Option<&'static Measured> {
-    match engine {
-        "beapi" => MEASURED.iter().find(|m| m.run == subject),
-        "korat" if subject == "search-tree" => MEASURED.iter().find(|m| m.run == "bst"),
-        _ => None,
-    }
-}
-
-/// The arguments that make `suite` write a quality module, and how to
-/// finish it once the run is done (Korat: from its `suite.jsonl`).
-fn module_args(engine: &str, quality: &QualityCrate, module: &str, check: &str, out: &Path) -> Vec<String> {
-    match engine {
-        "beapi" => vec![
-            "--emit-tests".into(),
-            quality.module_file(module).display().to_string(),
-            "--check-with".into(),
-            check.into(),
-        ],
-        _ => vec!["--out".into(), out.display().to_string()],
-    }
-}
-
-/// A Korat search-tree suite as a module of tests on `bst` values.
-fn korat_module(quality: &QualityCrate, module: &str, check: &str, out: &Path) -> anyhow::Result<()> {
-    #[derive(serde::Deserialize)]
-    struct Kept {
-        size: u32,
-        fields: Vec<Option<i64>>,
-    }
-    let mut code = String::from("//! A Korat search-tree suite, its candidates as `bst` values.\n");
-    for (i, line) in std::fs::read_to_string(out.join("suite.jsonl"))?.lines().enumerate() {
-        let kept: Kept = serde_json::from_str(line)?;
-        let value = search_tree_value(kept.size, &kept.fields);
-        code.push_str(&format!(
-            "\n#[test]\nfn structure_{i}() {{\n    let s = {value};\n    assert!(s.rep_ok());\n    {check}(&s);\n}}\n"
-        ));
-    }
-    let file = quality.module_file(module);
-    std::fs::create_dir_all(file.parent().expect("a folder"))?;
-    std::fs::write(file, code)?;
-    Ok(())
+    let with_calls = engine == "beapi" || smallscope::compare::find_comparison(subject).is_some();
+    MEASURED.iter().find(|m| m.run == subject).filter(|_| with_calls)
 }
 
 fn percent((part, whole): (u64, u64)) -> String {
@@ -137,9 +109,10 @@ pub fn run(bench: &SuitesBench) -> anyhow::Result<()> {
     };
     let workdir = tempfile::tempdir()?;
     let mut quality = match bench.quality {
-        true => Some(QualityCrate::new(&bench.checkout, &workdir.path().join("checkout"))?),
+        true => Some(QualityCrate::new(&bench.checkout, &workdir.path().join("subjects"))?),
         false => None,
     };
+    let mut measures: BTreeMap<String, Quality> = BTreeMap::new();
     // Each run's rows: BE, then a cell per policy and scope.
     let mut table: Vec<(String, Vec<Row>)> = Vec::new();
     // (run, policy, scope) → the module measuring it.
@@ -154,20 +127,21 @@ pub fn run(bench: &SuitesBench) -> anyhow::Result<()> {
         for scope in scopes.clone() {
             for (i, criterion) in Criterion::ALL.into_iter().enumerate() {
                 let module = format!("{engine}_{subject}_{criterion}_{scope}").replace('-', "_");
-                let out = workdir.path().join(&module);
-                let (extra, check) = match (&quality, measured) {
+                let (extra, through) = match (&quality, measured) {
                     (Some(quality), Some(measured)) => {
                         let check = format!("crate::check_{}::<{scope}>", measured.run.replace('-', "_"));
-                        (module_args(engine, quality, &module, &check, &out), Some(check))
+                        let file = quality.module_file(&module).display().to_string();
+                        (vec!["--emit-tests".into(), file, "--check-with".into(), check], Some(quality))
                     }
                     _ => (Vec::new(), None),
                 };
-                let summary = suite(engine, subject, criterion, scope, bench.small_scope, &extra)?;
-                if let (Some(quality), Some(measured), Some(check)) = (&mut quality, measured, check) {
-                    if engine == "korat" {
-                        korat_module(quality, &module, &check, &out)?;
-                    }
+                let summary = suite(engine, subject, criterion, scope, bench.small_scope, &extra, through)?;
+                if let (Some(quality), Some(measured)) = (&mut quality, measured) {
+                    let Some(edges) = &summary.edges else {
+                        bail!("suite {subject} --engine {engine} --scope {scope} measured no edges");
+                    };
                     quality.add_module(&module, measured);
+                    measures.entry(module.clone()).or_default().coverage = Some(measured.coverage(edges));
                     modules.insert((run.clone(), criterion, scope), (module, measured));
                 }
                 if criterion == Criterion::Fet {
@@ -184,18 +158,10 @@ pub fn run(bench: &SuitesBench) -> anyhow::Result<()> {
         }
         table.push((run.clone(), rows));
     }
-    let mut measures: BTreeMap<String, Quality> = BTreeMap::new();
     if let Some(quality) = &quality {
         quality.write_root()?;
         eprintln!("quality: checking that every suite passes on the code as it is");
         quality.baseline()?;
-        eprintln!("quality: building the suites with coverage instrumentation");
-        let instrumented = quality.instrumented()?;
-        for (module, measured) in modules.values() {
-            let coverage = instrumented.coverage(module, measured)?;
-            eprintln!("quality: {module}: {} of {} regions", coverage.0, coverage.1);
-            measures.entry(module.clone()).or_default().coverage = Some(coverage);
-        }
         let mut done: Vec<&str> = Vec::new();
         for (_, measured) in modules.values() {
             if done.contains(&measured.run) {
@@ -233,8 +199,9 @@ fn print_table(
     println!("stop: e = the engine ended, s = predicted sizes reached, t = predicted time passed");
     if bench.quality {
         println!(
-            "then (Tables V and VI) region coverage of insert, remove and contains (stable Rust has no branch \
-             coverage) and mutation score (cargo-mutants, those methods), each run with every value below the scope"
+            "then (Tables V and VI) edge coverage of insert, remove and contains and their helpers (smallscope's \
+             own, in-process: each structure built, then every operation called on it with every value) and \
+             mutation score (cargo-mutants, those methods, each run with every value below the scope)"
         );
     }
     let width = if bench.quality { 32 } else { 20 };

@@ -43,7 +43,7 @@ use smallscope_args::{Exit, Format};
 
 use crate::run::{Finished, RunOptions};
 use crate::signals::Interrupts;
-use crate::summary::SuiteSummary;
+use crate::summary::{FunctionEdges, SuiteEdges, SuiteSummary};
 use crate::writing::{write_outputs, Budget, OutputFile};
 use crate::{find_subject, korat_command, print, program, BadInput};
 
@@ -114,12 +114,20 @@ fn makes_tests(args: &SuiteArgs) -> bool {
         }
 }
 
+/// Whether a Korat suite's structures get the calls that build them
+/// (BEAPI finds them): for tests, or for measuring edges in a harness
+/// built with coverage. Only a model with an API has calls.
+fn finds_calls(args: &SuiteArgs) -> bool {
+    let converts = find_korat_subject(&args.subject).is_some_and(|model| model.converts);
+    makes_tests(args) || (converts && smallscope::edges::count().is_some())
+}
+
 /// The Korat run of a suite: sizes 1 to the scope in turn, every valid
 /// candidate a structure event (with its API value's canonical text when
 /// the suite makes tests).
 fn korat_order(args: &SuiteArgs) -> KoratOrder {
     let settings =
-        KoratSettings { record: true, ascending: true, canonical: makes_tests(args), ..KoratSettings::new(args.scope) };
+        KoratSettings { record: true, ascending: true, canonical: finds_calls(args), ..KoratSettings::new(args.scope) };
     let command = format!("{} korat {} --scope {} --ascending", program(), args.subject, args.scope);
     KoratOrder { subject: args.subject.clone(), settings, command: Some(command) }
 }
@@ -311,11 +319,86 @@ fn run_watched<O: Order>(
 pub fn run(args: &SuiteArgs, options: &RunOptions) -> anyhow::Result<Exit> {
     check(args)?;
     let mut suite = Suite::new(criterion(args), args.scope, args.small_scope);
-    let gathered = match args.engine {
+    let mut gathered = match args.engine {
         SuiteEngine::Korat => korat_suite(args, options, &mut suite)?,
         SuiteEngine::Beapi => beapi_suite(args, options, &mut suite)?,
     };
-    finish(args, suite, gathered)
+    let edges = suite_edges(args, options, &mut gathered)?;
+    finish(args, suite, gathered, edges)
+}
+
+/// In a harness built with coverage: what the suite's calls reach of the
+/// crate, beside every structure's (see [`SuiteEdges`]). Two runs that
+/// measure, in workers; `None` without coverage, or when the suite has no
+/// calls (a Korat model without an API) or was interrupted.
+fn suite_edges(args: &SuiteArgs, options: &RunOptions, gathered: &mut Gathered) -> anyhow::Result<Option<SuiteEdges>> {
+    let Some(count) = smallscope::edges::count() else { return Ok(None) };
+    if gathered.stop.is_some() {
+        return Ok(None);
+    }
+    let Some((_, report, only, _)) = gathered.target_report.as_ref() else {
+        let why = format!(
+            "no edges measured: the Korat model `{}` has no API, so its structures have no calls",
+            args.subject
+        );
+        gathered.notes.push(why);
+        return Ok(None);
+    };
+    let Some(config) = report.config.clone() else { return Ok(None) };
+    let measures = [
+        report.measure_edges(only.iter().copied()),
+        report.measure_edges(report.counted_structures().map(|(index, _)| index)),
+    ];
+    let started = Instant::now();
+    let mut taken = Vec::new();
+    let mut failures = 0;
+    for measure in measures {
+        let config = BeapiConfig {
+            measure: Some(measure),
+            graphs: false,
+            record_canonical: false,
+            pictures: 0,
+            time_limit: None,
+            ..config.clone()
+        };
+        let order = BeapiOrder { subject: args.subject.clone(), config, command: None };
+        let mut finished: Finished<BeapiReport> = crate::run::run(&order, &run_options(options))?;
+        settle(&mut finished, gathered)?;
+        if gathered.stop.is_some() {
+            return Ok(None);
+        }
+        failures += finished.fold.failure_count();
+        taken.push(std::mem::take(&mut finished.fold.edges));
+    }
+    if failures > 0 {
+        gathered.failures += failures;
+        gathered.notes.push(format!(
+            "{failures} failing inputs met while measuring edges (every operation on each structure): `{} beapi {} \
+             --scope {}` shows them",
+            program(),
+            args.subject,
+            config.scope
+        ));
+    }
+    let [suite, every] = [smallscope::edges::functions(&taken[0]), smallscope::edges::functions(&taken[1])];
+    let functions: Vec<FunctionEdges> = suite
+        .into_iter()
+        .zip(every)
+        .map(|(suite, every)| FunctionEdges {
+            file: suite.file,
+            function: suite.function,
+            edges: suite.edges,
+            suite: suite.taken,
+            every_structure: every.taken,
+        })
+        .collect();
+    Ok(Some(SuiteEdges {
+        total: count.user as u64,
+        suite: taken[0].len() as u64,
+        every_structure: taken[1].len() as u64,
+        functions,
+        seconds: started.elapsed().as_secs_f64(),
+    }))
 }
 
 /// How a suite runs each engine: every structure is heard, nothing is kept to resume.
@@ -343,7 +426,7 @@ fn korat_suite(args: &SuiteArgs, options: &RunOptions, suite: &mut Suite) -> any
     };
     let finished: Finished<KoratReport> = run_watched(&order, options, watch)?;
     gathered.failures += finished.fold.failures.iter().map(|f| f.count).sum::<u64>();
-    if makes_tests(args) && gathered.stop.is_none() {
+    if finds_calls(args) && gathered.stop.is_none() {
         // Some structures are built only through larger ones (red-black
         // trees after removals): larger scopes are tried as `compare`
         // rechecks them, until BEAPI builds every kept structure.
@@ -467,7 +550,7 @@ fn prediction_notes(suite: &Suite, seconds: f64) -> Vec<String> {
     notes
 }
 
-fn finish(args: &SuiteArgs, mut suite: Suite, gathered: Gathered) -> anyhow::Result<Exit> {
+fn finish(args: &SuiteArgs, mut suite: Suite, gathered: Gathered, edges: Option<SuiteEdges>) -> anyhow::Result<Exit> {
     let seconds = gathered.seconds;
     let interrupted = gathered.stop.is_some();
     match interrupted {
@@ -477,7 +560,9 @@ fn finish(args: &SuiteArgs, mut suite: Suite, gathered: Gathered) -> anyhow::Res
     let stopped_by = suite.stopped().unwrap_or(StoppedBy::Exhausted);
     let mut notes = gathered.notes;
     notes.extend(prediction_notes(&suite, seconds));
-    if let (SuiteEngine::Korat, Some((scope, _, only, unbuilt))) = (args.engine, &gathered.target_report) {
+    if let (SuiteEngine::Korat, Some((scope, _, only, unbuilt)), true) =
+        (args.engine, &gathered.target_report, makes_tests(args))
+    {
         notes.push(tests_note(&gathered.kept, only.len(), *unbuilt, *scope));
     } else if args.engine == SuiteEngine::Korat
         && (args.out.is_some() || args.emit_tests.is_some())
@@ -516,6 +601,7 @@ fn finish(args: &SuiteArgs, mut suite: Suite, gathered: Gathered) -> anyhow::Res
         stop: gathered.stop.unwrap_or(Stop::Complete),
         replay: replay.clone(),
         files: Vec::new(),
+        edges,
     };
     let tests = gathered.target_report.as_ref().map(|(_, report, only, _)| suite_tests(args, report, only, &replay));
     if let (Some(path), Some(tests)) = (&args.emit_tests, &tests) {
@@ -661,6 +747,20 @@ fn summary_text(summary: &SuiteSummary) -> String {
         summary.seconds,
         summary.stopped_by.name()
     ));
+    if let Some(edges) = &summary.edges {
+        text.push_str(&format!(
+            "\nedges: the suite's calls take {} of the crate's {} edges, every structure's {} \
+             (each built, then every operation called on it with every argument; {:.2} s)",
+            edges.suite, edges.total, edges.every_structure, edges.seconds
+        ));
+        for function in edges.functions.iter().filter(|f| f.suite < f.every_structure) {
+            text.push_str(&format!(
+                "\n  the suite misses {} of {}'s edges that other structures take",
+                function.every_structure - function.suite,
+                function.function
+            ));
+        }
+    }
     if summary.failures > 0 {
         text.push_str(&format!("\n{} failing inputs met (run the engine alone to see them)", summary.failures));
     }

@@ -1,22 +1,24 @@
 //! How good a suite is at finding bugs, measured as the field coverage
 //! paper does (its Tables V and VI): run `insert`, `remove` and `contains`
 //! with every integer of the scope's range on every structure of the
-//! suite, and measure the coverage of those methods (`cargo llvm-cov`) and
-//! the share of their mutants the runs kill (`cargo-mutants`).
+//! suite, and measure the coverage of those methods and the share of
+//! their mutants the runs kill (`cargo-mutants`).
 //!
 //! Each call is checked against a model: the elements before the call,
 //! with the value added or taken out, must be the elements after it; the
 //! invariant must hold; the returned value must say whether the value was
 //! there. Without such an oracle only mutants that panic would die.
 //!
-//! The subjects' code is measured where it lives: the checkout is copied,
-//! and the suites become modules of one test target of
-//! `smallscope-subjects` (`tests/suite_quality.rs`), one module per suite.
-//! Coverage is taken per module (a test-name filter); cargo-mutants builds
-//! each mutant once and runs every module, and its log says which modules
-//! had a failing test. A mutant that hangs the tests counts as killed by
-//! every suite. Coverage is of regions: stable Rust gives no branch
-//! coverage (`-Z coverage-options=branch` is nightly only).
+//! The subjects' code is measured as a user's crate: `src` of
+//! `smallscope-subjects` is copied into a crate of its own, and the suites
+//! become modules of one test target (`tests/suite_quality.rs`), one module
+//! per suite. Coverage is smallscope's own, in-process (`suite` in a
+//! harness built with coverage, see [`crate::summary::SuiteEdges`]): the
+//! edges of the measured methods that building each structure and calling
+//! every operation on it with every value take. cargo-mutants builds each
+//! mutant once and runs every module, and its log says which modules had a
+//! failing test. A mutant that hangs the tests counts as killed by every
+//! suite.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -24,6 +26,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{bail, Context as _};
+
+use crate::summary::SuiteEdges;
 
 /// A subject whose suites are measured: its type and the methods under test.
 pub struct Measured {
@@ -192,13 +196,26 @@ impl Measured {
     }
 
     /// Whether a demangled function of the subject's file is measured
-    /// (closures count with the function they are in; tests do not).
+    /// (closures count with the function they are in; tests do not). The
+    /// line tables name a function without its path, a generic one with its
+    /// arguments (`height<…::Node>`).
     fn is_measured_fn(&self, demangled: &str) -> bool {
         if demangled.contains("::tests::") {
             return false;
         }
         let path = demangled.split("::{closure").next().unwrap_or(demangled);
+        let path = match path.find('<') {
+            Some(at) if at > 0 && !path[..at].contains("::") => &path[..at],
+            _ => path,
+        };
         path.rsplit("::").next().is_some_and(|name| self.measured_names().contains(&name))
+    }
+
+    /// The edges of the measured functions a suite's calls took, and all of theirs.
+    pub fn coverage(&self, edges: &SuiteEdges) -> (u64, u64) {
+        let measured =
+            edges.functions.iter().filter(|f| f.file.ends_with(self.file) && self.is_measured_fn(&f.function));
+        measured.fold((0, 0), |(taken, all), f| (taken + u64::from(f.suite), all + u64::from(f.edges)))
     }
 
     /// cargo-mutants' filter: mutants in the measured functions, whose
@@ -208,26 +225,11 @@ impl Measured {
     }
 }
 
-/// A copy of the checkout with a `suite_quality` test target in
-/// `smallscope-subjects`, one module per suite.
-pub struct QualityCrate {
-    pub root: PathBuf,
-    modules: Vec<(String, String)>,
-    checks: BTreeSet<String>,
-}
-
-/// Files and folders the copy leaves out.
-const NOT_COPIED: [&str; 4] = ["target", ".git", ".smallscope", "mutants.out"];
-
 fn copy_tree(from: &Path, to: &Path) -> anyhow::Result<()> {
     std::fs::create_dir_all(to)?;
     for entry in std::fs::read_dir(from).with_context(|| format!("reading {}", from.display()))? {
         let entry = entry?;
-        let name = entry.file_name();
-        if NOT_COPIED.iter().any(|n| name == *n) {
-            continue;
-        }
-        let (source, target) = (entry.path(), to.join(&name));
+        let (source, target) = (entry.path(), to.join(entry.file_name()));
         if entry.file_type()?.is_dir() {
             copy_tree(&source, &target)?;
         } else {
@@ -237,24 +239,57 @@ fn copy_tree(from: &Path, to: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// `smallscope-subjects` as a user's crate, with a `suite_quality` test
+/// target, one module per suite, and a harness built with coverage.
+pub struct QualityCrate {
+    pub root: PathBuf,
+    modules: Vec<(String, String)>,
+    checks: BTreeSet<String>,
+}
+
 impl QualityCrate {
-    /// Copies the checkout at `checkout` into `root`.
+    /// Copies the subjects of the checkout at `checkout` into `root`, a
+    /// crate that depends on the checkout's smallscope, and makes its harness.
     pub fn new(checkout: &Path, root: &Path) -> anyhow::Result<QualityCrate> {
-        if !checkout.join("crates/smallscope-subjects/Cargo.toml").exists() {
+        let subjects = checkout.join("crates/smallscope-subjects");
+        if !subjects.join("Cargo.toml").exists() {
             bail!("{} is not a smallscope checkout (give --checkout DIR)", checkout.display());
         }
+        let checkout = checkout.canonicalize()?;
         let _ = std::fs::remove_dir_all(root);
-        copy_tree(checkout, root)?;
-        Ok(QualityCrate { root: root.to_owned(), modules: Vec::new(), checks: BTreeSet::new() })
+        copy_tree(&subjects.join("src"), &root.join("src"))?;
+        let manifest = format!(
+            "[package]\nname = \"smallscope-subjects\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
+             [dependencies]\nsmallscope = {{ path = {:?} }}\ninventory = \"0.3\"\n\n[dev-dependencies]\nproptest = \"1\"\n",
+            checkout.join("crates/smallscope").display().to_string()
+        );
+        std::fs::write(root.join("Cargo.toml"), manifest)?;
+        std::fs::copy(checkout.join("Cargo.lock"), root.join("Cargo.lock"))?;
+        let quality = QualityCrate { root: root.to_owned(), modules: Vec::new(), checks: BTreeSet::new() };
+        let init = quality.cargo_smallscope()?.arg("init").output()?;
+        if !init.status.success() {
+            bail!("cargo smallscope init: {}", String::from_utf8_lossy(&init.stderr));
+        }
+        // The harness builds with the checkout's versions too.
+        std::fs::copy(root.join("Cargo.lock"), root.join("smallscope/Cargo.lock"))?;
+        Ok(quality)
     }
 
-    fn subjects_dir(&self) -> PathBuf {
-        self.root.join("crates/smallscope-subjects")
+    /// `cargo smallscope` in the crate: the `cargo-smallscope` built beside this program.
+    pub fn cargo_smallscope(&self) -> anyhow::Result<Command> {
+        let exe = std::env::current_exe()?;
+        let program = exe.with_file_name("cargo-smallscope");
+        if !program.exists() {
+            bail!("{} is missing: build it (`cargo build --release -p cargo-smallscope`)", program.display());
+        }
+        let mut command = Command::new(program);
+        command.arg("smallscope").current_dir(&self.root);
+        Ok(command)
     }
 
     /// Where a module's file goes.
     pub fn module_file(&self, module: &str) -> PathBuf {
-        self.subjects_dir().join(format!("tests/suite_quality/{module}.rs"))
+        self.root.join(format!("tests/suite_quality/{module}.rs"))
     }
 
     /// Adds a module (its file written already) whose tests call `measured`'s check.
@@ -273,7 +308,7 @@ impl QualityCrate {
         for (module, _) in &self.modules {
             writeln!(root, "#[path = \"suite_quality/{module}.rs\"]\nmod {module};").unwrap();
         }
-        std::fs::write(self.subjects_dir().join("tests/suite_quality.rs"), root)?;
+        std::fs::write(self.root.join("tests/suite_quality.rs"), root)?;
         Ok(())
     }
 
@@ -283,9 +318,9 @@ impl QualityCrate {
         command
     }
 
-    /// Runs every module once, unmeasured: they must pass on the code as it is.
+    /// Runs every module once: they must pass on the code as it is.
     pub fn baseline(&self) -> anyhow::Result<()> {
-        let output = self.cargo().args(["test", "-p", "smallscope-subjects", "--test", "suite_quality"]).output()?;
+        let output = self.cargo().args(["test", "--test", "suite_quality"]).output()?;
         if !output.status.success() {
             bail!(
                 "the suites fail on the unmutated code:\n{}{}",
@@ -296,42 +331,6 @@ impl QualityCrate {
         Ok(())
     }
 
-    /// Builds the test target with coverage instrumentation (`cargo
-    /// llvm-cov`) and returns what measures a module's coverage.
-    pub fn instrumented(&self) -> anyhow::Result<Instrumented> {
-        let output = self
-            .cargo()
-            .args(["llvm-cov", "--no-report", "-p", "smallscope-subjects", "--test", "suite_quality"])
-            .output()
-            .context("running cargo llvm-cov (scripts/bench-suites installs it)")?;
-        if !output.status.success() {
-            bail!("cargo llvm-cov: {}", String::from_utf8_lossy(&output.stderr));
-        }
-        // The newest `suite_quality-<hash>` executable cargo llvm-cov built.
-        let deps = self.root.join("target/llvm-cov-target/debug/deps");
-        let mut built: Vec<(std::time::SystemTime, PathBuf)> = std::fs::read_dir(&deps)
-            .with_context(|| format!("reading {}", deps.display()))?
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|p| {
-                let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-                name.starts_with("suite_quality-") && p.extension().is_none()
-            })
-            .filter_map(|p| Some((p.metadata().ok()?.modified().ok()?, p)))
-            .collect();
-        built.sort();
-        let Some((_, binary)) = built.pop() else { bail!("no instrumented suite_quality test in {}", deps.display()) };
-        let tool =
-            |variable: &str, name: &str| std::env::var_os(variable).map_or_else(|| PathBuf::from(name), PathBuf::from);
-        Ok(Instrumented {
-            binary,
-            crate_dir: self.subjects_dir(),
-            profiles: self.root.join("target/suite-quality-profiles"),
-            llvm_cov: tool("LLVM_COV", "llvm-cov"),
-            llvm_profdata: tool("LLVM_PROFDATA", "llvm-profdata"),
-        })
-    }
-
     /// cargo-mutants on `measured`'s methods: the viable mutants, and for
     /// each module the ones its tests kill.
     pub fn mutation(&self, measured: &Measured) -> anyhow::Result<(u64, BTreeMap<String, u64>)> {
@@ -339,8 +338,7 @@ impl QualityCrate {
         let _ = std::fs::remove_dir_all(&out);
         let output = self
             .cargo()
-            .args(["mutants", "--package", "smallscope-subjects", "--no-shuffle", "--file"])
-            .arg(format!("crates/smallscope-subjects/{}", measured.file))
+            .args(["mutants", "--no-shuffle", "--file", measured.file])
             .args(["--re", &measured.mutant_filter(), "--output"])
             .arg(&out)
             .args(["--cargo-test-arg=--test", "--cargo-test-arg=suite_quality"])
@@ -382,94 +380,12 @@ impl QualityCrate {
     }
 }
 
-/// The instrumented test target, run one module at a time.
-pub struct Instrumented {
-    binary: PathBuf,
-    crate_dir: PathBuf,
-    profiles: PathBuf,
-    llvm_cov: PathBuf,
-    llvm_profdata: PathBuf,
-}
-
-impl Instrumented {
-    /// Region coverage of `measured`'s methods by `module`'s tests:
-    /// (covered, regions). Runs the module's tests alone, then reads the
-    /// profile of the subject's one source file.
-    pub fn coverage(&self, module: &str, measured: &Measured) -> anyhow::Result<(u64, u64)> {
-        let _ = std::fs::remove_dir_all(&self.profiles);
-        std::fs::create_dir_all(&self.profiles)?;
-        let run = Command::new(&self.binary)
-            .arg(format!("{module}::"))
-            .current_dir(&self.crate_dir)
-            .env("LLVM_PROFILE_FILE", self.profiles.join("suite-%p-%m.profraw"))
-            .output()?;
-        if !run.status.success() {
-            bail!("{module} fails: {}", String::from_utf8_lossy(&run.stdout));
-        }
-        let raw: Vec<PathBuf> = std::fs::read_dir(&self.profiles)?.filter_map(Result::ok).map(|e| e.path()).collect();
-        let merged = self.profiles.join("suite.profdata");
-        let merge = Command::new(&self.llvm_profdata)
-            .args(["merge", "-sparse", "-o"])
-            .arg(&merged)
-            .args(&raw)
-            .output()
-            .with_context(|| format!("running {} (set LLVM_PROFDATA)", self.llvm_profdata.display()))?;
-        if !merge.status.success() {
-            bail!("llvm-profdata: {}", String::from_utf8_lossy(&merge.stderr));
-        }
-        let export = Command::new(&self.llvm_cov)
-            .args(["export", "-format=text"])
-            .arg(&self.binary)
-            .arg(format!("-instr-profile={}", merged.display()))
-            .arg(self.crate_dir.join(measured.file))
-            .output()
-            .with_context(|| format!("running {} (set LLVM_COV)", self.llvm_cov.display()))?;
-        if !export.status.success() {
-            bail!("llvm-cov export: {}", String::from_utf8_lossy(&export.stderr));
-        }
-        let export: CoverageExport = serde_json::from_slice(&export.stdout)?;
-        let mut regions = BTreeMap::new();
-        for function in export.data.iter().flat_map(|d| &d.functions) {
-            let name = format!("{:#}", rustc_demangle::demangle(&function.name));
-            if !function.filenames.iter().any(|f| f.ends_with(measured.file)) || !measured.is_measured_fn(&name) {
-                continue;
-            }
-            // A region is [line, column, end line, end column, count, file, expanded file, kind]; kind 0 is code.
-            for region in function.regions.iter().filter(|r| r.len() >= 8 && r[7] == 0) {
-                let place = (region[0], region[1], region[2], region[3]);
-                *regions.entry(place).or_insert(0) += region[4];
-            }
-        }
-        let covered = regions.values().filter(|&&count| count > 0).count() as u64;
-        Ok((covered, regions.len() as u64))
-    }
-}
-
 /// The modules with a failing test in a cargo test log.
 fn failed_modules(log: &str) -> BTreeSet<String> {
     log.lines()
         .filter_map(|line| line.strip_prefix("test ")?.strip_suffix(" ... FAILED"))
         .filter_map(|test| test.split_once("::").map(|(module, _)| module.to_owned()))
         .collect()
-}
-
-/// What `cargo llvm-cov --json` exports (the parts read here).
-#[derive(serde::Deserialize)]
-struct CoverageExport {
-    data: Vec<CoverageData>,
-}
-
-#[derive(serde::Deserialize)]
-struct CoverageData {
-    #[serde(default)]
-    functions: Vec<CoveredFunction>,
-}
-
-#[derive(serde::Deserialize)]
-struct CoveredFunction {
-    name: String,
-    regions: Vec<Vec<u64>>,
-    filenames: Vec<String>,
 }
 
 /// `mutants.out/outcomes.json` (the parts read here).
@@ -491,25 +407,6 @@ enum Scenario {
     Mutant(serde_json::Value),
 }
 
-/// A Korat `search-tree` candidate (size, fields) as a `BinarySearchTree`
-/// built with `from_parts`: the model's nodes are the tree's, in order.
-pub fn search_tree_value(size: u32, fields: &[Option<i64>]) -> String {
-    let index = |v: Option<i64>| v.map_or("None".to_owned(), |i| format!("Some({i})"));
-    // SearchTree.root, SearchTree.size, then per node: left, right, info.
-    let nodes: Vec<String> = (0..size as usize)
-        .map(|n| {
-            let at = 2 + 3 * n;
-            format!("({}, {}, {})", fields[at + 2].unwrap_or(0), index(fields[at]), index(fields[at + 1]))
-        })
-        .collect();
-    format!(
-        "smallscope_subjects::bst::BinarySearchTree::from_parts(vec![{}], {}, {})",
-        nodes.join(", "),
-        index(fields[0]),
-        fields[1].unwrap_or(0)
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -518,6 +415,11 @@ mod tests {
     fn measured_functions_are_recognised_in_both_manglings() {
         let bst = &MEASURED[1];
         assert!(bst.is_measured_fn("smallscope_subjects::bst::BinarySearchTree::add"));
+        // As the line tables name them.
+        assert!(bst.is_measured_fn("take_min"));
+        assert!(!bst.is_measured_fn("{closure#0}"));
+        assert!(MEASURED[2].is_measured_fn("height<smallscope_subjects::avl::Node>"));
+        assert!(!bst.is_measured_fn("height<smallscope_subjects::bst::Node>"));
         assert!(bst.is_measured_fn("<smallscope_subjects::bst::BinarySearchTree>::remove"));
         assert!(bst.is_measured_fn("smallscope_subjects::bst::BinarySearchTree::unlink::{closure#0}"));
         assert!(!bst.is_measured_fn("smallscope_subjects::bst::BinarySearchTree::size"));
@@ -544,15 +446,5 @@ mod tests {
     fn failed_tests_name_their_modules() {
         let log = "test bst_fet_8::structure_1_built_by_new ... ok\ntest bst_fbt_a_8::structure_2_built_by_new_add ... FAILED\n";
         assert_eq!(failed_modules(log), BTreeSet::from(["bst_fbt_a_8".to_owned()]));
-    }
-
-    #[test]
-    fn search_tree_candidates_become_trees() {
-        // Root node 0 (key 1) with left child node 1 (key 0).
-        let fields = [Some(0), Some(2), Some(1), None, Some(1), None, None, Some(0)];
-        assert_eq!(
-            search_tree_value(2, &fields),
-            "smallscope_subjects::bst::BinarySearchTree::from_parts(vec![(1, Some(1), None), (0, None, None)], Some(0), 2)"
-        );
     }
 }

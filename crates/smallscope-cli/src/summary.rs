@@ -395,15 +395,54 @@ pub struct SuiteSummary {
     /// The files of this run in `--out` (this summary aside).
     #[serde(default)]
     pub files: Vec<String>,
+    /// In a harness built with coverage: the crate's edges the suite's
+    /// calls take, beside every structure's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub edges: Option<SuiteEdges>,
+}
+
+/// What a suite's calls reach of the crate under test, measured in-process
+/// (`smallscope::edges`): each structure built again by its calls, then
+/// every operation that takes a structure called on it with every argument
+/// of BEAPI's domains, as `beapi --check all` calls them. The same calls
+/// on every structure of the scope (the bounded-exhaustive set) say what
+/// the suite could reach.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SuiteEdges {
+    /// The crate's edges.
+    pub total: u64,
+    /// Edges the suite's calls took.
+    pub suite: u64,
+    /// Edges the same calls on every structure took.
+    pub every_structure: u64,
+    /// Per function of the crate, in that order: its edges, and what each took.
+    pub functions: Vec<FunctionEdges>,
+    /// Seconds the two measures took (not generation time).
+    pub seconds: f64,
+}
+
+/// One function's edges, and how many the suite's and every structure's calls took.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct FunctionEdges {
+    pub file: String,
+    /// Demangled, as the line tables name it.
+    pub function: String,
+    pub edges: u32,
+    pub suite: u32,
+    pub every_structure: u32,
 }
 
 /// `file:line`, the file relative to the current folder (the crate's,
 /// under `cargo smallscope`).
 pub fn place(site: &smallscope::edges::EdgeSite) -> String {
-    let file = std::path::Path::new(&site.file);
+    format!("{}:{}", relative(&site.file), site.line)
+}
+
+/// A file relative to the current folder, when it is under it.
+pub fn relative(file: &str) -> String {
+    let file = std::path::Path::new(file);
     let cwd = std::env::current_dir().ok();
-    let file = cwd.as_deref().and_then(|dir| file.strip_prefix(dir).ok()).unwrap_or(file);
-    format!("{}:{}", file.display(), site.line)
+    cwd.as_deref().and_then(|dir| file.strip_prefix(dir).ok()).unwrap_or(file).display().to_string()
 }
 
 #[cfg(test)]

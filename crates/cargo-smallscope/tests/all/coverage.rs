@@ -100,6 +100,50 @@ fn coverage_counts_the_crates_own_edges_only() {
         assert_eq!(whole[key], cut[key], "{key}");
     }
 
+    // A suite measures what its structures' calls reach of the crate: each
+    // of the LRU's and the graph's edges is counted in the function and
+    // file it is in, and a subject's calls reach its own file only.
+    let lib = dir.canonicalize().unwrap().join("src");
+    for (subject, own, other) in [("fixture-lru", "lru.rs", "graph.rs"), ("fixture-graph", "graph.rs", "lru.rs")] {
+        let out = format!("suite-{subject}");
+        let said = cargo_smallscope(
+            &dir,
+            &["suite", subject, "--engine", "beapi", "--scope", "3", "--coverage", "--out", &out],
+        );
+        assert_eq!(said.code, 0, "{said:?}");
+        let summary = summary_in(&dir.join(&out));
+        let measured = &summary["edges"];
+        let count = |key: &str| measured[key].as_u64().unwrap_or_else(|| panic!("{key}: {summary:#}"));
+        let (total, suite, every) = (count("total"), count("suite"), count("every_structure"));
+        assert_eq!(total, edges, "{measured:#}");
+        assert!(0 < suite && suite <= every && every < total, "{measured:#}");
+        let functions = measured["functions"].as_array().unwrap();
+        let field = |f: &serde_json::Value, key: &str| f[key].as_u64().unwrap();
+        assert_eq!(functions.iter().map(|f| field(f, "edges")).sum::<u64>(), total, "{measured:#}");
+        assert_eq!(functions.iter().map(|f| field(f, "suite")).sum::<u64>(), suite, "{measured:#}");
+        assert_eq!(functions.iter().map(|f| field(f, "every_structure")).sum::<u64>(), every, "{measured:#}");
+        for function in functions {
+            assert!(field(function, "suite") <= field(function, "every_structure"), "{function}");
+            assert!(field(function, "every_structure") <= field(function, "edges"), "{function}");
+            let file = std::path::Path::new(function["file"].as_str().unwrap()).canonicalize().unwrap();
+            assert!(file == lib.join(own) || file == lib.join(other), "{function}");
+            if file == lib.join(other) {
+                assert_eq!(field(function, "every_structure"), 0, "{subject} reached {function}");
+            }
+        }
+        assert!(said.stdout.contains(&format!("edges: the suite's calls take {suite} of the crate's {total} edges")));
+        let report = std::fs::read_to_string(dir.join(&out).join("report.html")).unwrap();
+        let section = &report[report.find("id=\"suite-edges\"").expect("an edges section")..];
+        assert!(section.contains(&format!("take {suite} of the crate's {total}")), "{section}");
+        // The same suite measures the same edges.
+        let again = cargo_smallscope(
+            &dir,
+            &["suite", subject, "--engine", "beapi", "--scope", "3", "--coverage", "--format", "json"],
+        );
+        let again: serde_json::Value = serde_json::from_str(&again.stdout).unwrap();
+        assert_eq!(again["edges"]["functions"], measured["functions"]);
+    }
+
     // Without --coverage, the harness is the plain one, and says nothing of edges.
     let plain = cargo_smallscope(&dir, &["random", "fixture-lru", "--sequences", "300", "--out", "plain"]);
     assert_eq!(plain.code, 0, "{plain:?}");

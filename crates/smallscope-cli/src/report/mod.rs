@@ -81,6 +81,8 @@ struct SuiteView {
     rows: Vec<(String, Vec<usize>, Option<usize>, usize)>,
     plot: Picture,
     caption: &'static str,
+    /// In a harness built with coverage: the crate's edges the suite's calls take.
+    edges: Option<crate::summary::SuiteEdges>,
 }
 
 #[derive(Debug)]
@@ -343,6 +345,7 @@ impl Page {
                     }
                     _ => "Pairs per field at each scope: reached, and each policy's prediction",
                 },
+                edges: summary.edges.clone(),
             }),
             notes: summary.notes.clone(),
             ..Page::default()
@@ -579,6 +582,40 @@ fn suite_section(suite: &SuiteView) -> Markup {
             figure #field-plot {
                 (picture_markup(&suite.plot))
                 figcaption { (suite.caption) }
+            }
+        }
+        @if let Some(edges) = &suite.edges { (suite_edges_section(edges)) }
+    }
+}
+
+/// The crate's edges the suite's calls take, per function that any structure's calls reach.
+fn suite_edges_section(edges: &crate::summary::SuiteEdges) -> Markup {
+    let reached: Vec<_> = edges.functions.iter().filter(|f| f.every_structure > 0 || f.suite > 0).collect();
+    html! {
+        section #suite-edges {
+            h2 { "Edges of the crate" }
+            p {
+                "Each structure built again by its calls, then every operation that takes one called on it with \
+                 every argument: the suite's calls take " (edges.suite) " of the crate's " (edges.total)
+                " edges, the same calls on every structure of the scope " (edges.every_structure) "."
+            }
+            table {
+                thead { tr { th { "file" } th { "function" } th { "edges" } th { "suite" } th { "every structure" } } }
+                tbody {
+                    @for function in &reached {
+                        tr {
+                            td.field { (crate::summary::relative(&function.file)) }
+                            td.field { (function.function) }
+                            td { (function.edges) }
+                            td { (function.suite) }
+                            td { (function.every_structure) }
+                        }
+                    }
+                }
+            }
+            p {
+                (edges.functions.len() - reached.len()) " functions of the crate no structure's calls reach. \
+                 Measuring took " (format!("{:.2}", edges.seconds)) " s."
             }
         }
     }

@@ -179,6 +179,8 @@ fn beapi_suites_transcope_from_runs_of_their_own() {
     let fet = suite(&["bst", "--engine", "beapi", "--criterion", "fet", "--scope", "6"], dir.path());
     assert!(summary.suite_size <= fet.suite_size, "{} > {}", summary.suite_size, fet.suite_size);
     assert_eq!(summary.suite_size as usize, summary.scopes[5].suite_size as usize);
+    // The built-in binary has no coverage: the suite measures no edges.
+    assert_eq!(summary.edges, None);
 }
 
 #[test]

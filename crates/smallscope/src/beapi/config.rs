@@ -150,6 +150,25 @@ pub struct BeapiConfig {
     /// coverage criterion (see [`crate::coverage`]).
     #[serde(default)]
     pub graphs: bool,
+    /// Measure the edges of these structures' calls instead of searching
+    /// (see [`MeasureEdges`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub measure: Option<MeasureEdges>,
+}
+
+/// A run that does not search: it builds chosen structures of an earlier
+/// run again and calls every operation that takes a structure on each,
+/// with every argument of its domains, and reports the user's edges those
+/// calls took (in a harness built with coverage, see [`crate::edges`]).
+/// What a suite's structures reach of the code, measured in-process.
+///
+/// `structures` are the earlier run's steps that `kept` needs (each kept
+/// one and the structures its calls start from), numbered afresh; `kept`
+/// indexes them. [`crate::beapi::BeapiReport::measure_edges`] makes one.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct MeasureEdges {
+    pub structures: Vec<crate::sequence::Step>,
+    pub kept: Vec<u32>,
 }
 
 impl Default for BeapiConfig {
@@ -175,6 +194,7 @@ impl Default for BeapiConfig {
             record_canonical: false,
             pictures: 0,
             graphs: false,
+            measure: None,
         }
     }
 }

@@ -62,7 +62,8 @@ mod state_graph;
 mod states;
 
 pub use config::{
-    parse_int_range, BeapiConfig, BuilderMethod, Builders, BuildersSetting, Check, ConfigFile, StateStorage,
+    parse_int_range, BeapiConfig, BuilderMethod, Builders, BuildersSetting, Check, ConfigFile, MeasureEdges,
+    StateStorage,
 };
 pub use report::{BeapiReport, Structure};
 pub use resume::Resume;
@@ -138,7 +139,10 @@ impl<T: Subject + StdTraits> Job for BeapiJob<T> {
             search.audit_skips(debug);
         }
         // The events name the operations checked, as they name the builders.
-        let config = BeapiConfig { check: Check::Named(search.checked_names()), ..config.clone() };
+        let config = BeapiConfig { check: Check::Named(search.checked_names()), measure: None, ..config.clone() };
+        // A measuring run has nothing to resume: a restart measures again,
+        // stepping past the inputs that killed the worker.
+        let resumed = resumed.filter(|_| self.config.measure.is_none());
         match resumed {
             Some(report) => search.resume(report)?,
             None => {
@@ -153,7 +157,10 @@ impl<T: Subject + StdTraits> Job for BeapiJob<T> {
                 }
             }
         }
-        search.run();
+        match &self.config.measure {
+            Some(measure) => search.measure(measure),
+            None => search.run(),
+        };
         Ok(())
     }
 }

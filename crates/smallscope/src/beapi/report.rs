@@ -1,9 +1,9 @@
 //! [`BeapiReport`]: what a run found, folded from its events.
 
-use super::{BeapiConfig, Resume};
+use super::{BeapiConfig, MeasureEdges, Resume};
 use crate::api::OperationInfo;
 use crate::events::{Configuration, Event, Failure, Fingerprint, Fold, LevelStats, Rebuild, Stop};
-use crate::sequence::{Output, Program, Step};
+use crate::sequence::{Output, Program, Step, StepArg};
 
 /// One structure, with the last call of the shortest sequence that builds it.
 ///
@@ -100,6 +100,9 @@ pub struct BeapiReport {
     /// Where the run was at its last commit.
     #[serde(skip)]
     pub resume: Option<Resume>,
+    /// A run that measured edges ([`BeapiConfig::measure`]): the user's edges its calls took.
+    #[serde(skip)]
+    pub edges: Vec<u32>,
 }
 
 impl Fold for BeapiReport {
@@ -159,6 +162,7 @@ impl Fold for BeapiReport {
             Event::RunFinished(finished) => {
                 self.take_counts(&finished.counts, &finished.group_counts, finished.seconds);
                 self.stop = Some(finished.stop);
+                self.edges = finished.edges;
             }
             Event::RegressionTest(_) | Event::Difference(_) | Event::Compared(_) | Event::Identified(_) => {}
         }
@@ -215,6 +219,38 @@ impl BeapiReport {
     /// For a failing `Clone` or `Drop`, the calls that build the structure.
     pub fn failure_program(&self, index: usize) -> Program {
         self.failures[index].witness.input.program(&|s| &self.structures[s as usize].step)
+    }
+
+    /// A run that measures the edges of structures `kept` (indices here)
+    /// and their calls: the steps they need, numbered afresh, oldest first.
+    pub fn measure_edges(&self, kept: impl IntoIterator<Item = usize>) -> MeasureEdges {
+        let kept: Vec<usize> = kept.into_iter().collect();
+        // Every structure a kept one's calls start from, found backwards.
+        let mut needed = vec![false; self.structures.len()];
+        let mut waiting = kept.clone();
+        while let Some(index) = waiting.pop() {
+            if std::mem::replace(&mut needed[index], true) {
+                continue;
+            }
+            for arg in &self.structures[index].step.args {
+                if let StepArg::Structure(s) | StepArg::Handle(s) = arg {
+                    waiting.push(*s as usize);
+                }
+            }
+        }
+        let mut number = vec![0u32; self.structures.len()];
+        let mut structures = Vec::new();
+        for index in (0..self.structures.len()).filter(|&i| needed[i]) {
+            number[index] = structures.len() as u32;
+            let mut step = self.structures[index].step.clone();
+            for arg in &mut step.args {
+                if let StepArg::Structure(s) | StepArg::Handle(s) = arg {
+                    *s = number[*s as usize];
+                }
+            }
+            structures.push(step);
+        }
+        MeasureEdges { structures, kept: kept.iter().map(|&index| number[index]).collect() }
     }
 
     /// Which slot of its last call holds structure `index`.

@@ -109,6 +109,7 @@ impl<T: Subject + StdTraits> Job for IdentifyJob<T> {
             frontier: Vec::new(),
             branching: None,
             confirmed: Vec::new(),
+            edges: Vec::new(),
         }));
         Ok(())
     }

@@ -106,6 +106,7 @@ impl crate::runner::Job for CompareJob {
             frontier: Vec::new(),
             branching: None,
             confirmed: Vec::new(),
+            edges: Vec::new(),
         }));
         Ok(())
     }

@@ -46,6 +46,8 @@ static MODULES: Mutex<Vec<Module>> = Mutex::new(Vec::new());
 /// Whether each user's edge was taken, by its guard's value (from 1).
 static TAKEN: OnceLock<Box<[AtomicBool]>> = OnceLock::new();
 static SITES: OnceLock<Vec<EdgeSite>> = OnceLock::new();
+/// The function each user's edge is in, as the line tables name it.
+static FUNCTIONS: OnceLock<Vec<String>> = OnceLock::new();
 static COVERED: AtomicU64 = AtomicU64::new(0);
 /// The user's edges taken since the last [`take_new`], by number: what a
 /// journal keeps so that a restarted run knows them.
@@ -77,6 +79,7 @@ pub fn enable(user_crate: &Path) -> Result<EdgeCount, EdgesError> {
     let mut lines = Lines::open(user_crate)?;
     let mut user = Vec::new();
     let mut sites = Vec::new();
+    let mut functions = Vec::new();
     let mut addresses = FxHashMap::default();
     // Each block ends where the next begins.
     let mut starts = Vec::new();
@@ -95,10 +98,11 @@ pub fn enable(user_crate: &Path) -> Result<EdgeCount, EdgesError> {
         for i in 0..module.len {
             // SAFETY: `len` pairs, as the module handed them over.
             let address = unsafe { *table.add(2 * i) };
-            if let Some(site) = lines.user_block(address, end_of(address)) {
+            if let Some((site, function)) = lines.user_block(address, end_of(address)) {
                 // SAFETY: guard `i` of this module.
                 user.push(unsafe { module.guards.add(i) });
                 sites.push(site);
+                functions.push(function);
                 addresses.insert(address, user.len() as u32);
             }
         }
@@ -106,6 +110,7 @@ pub fn enable(user_crate: &Path) -> Result<EdgeCount, EdgesError> {
     let instrumented = modules.iter().map(|module| module.len).sum();
     let _ = TAKEN.set((0..=user.len()).map(|_| AtomicBool::new(false)).collect());
     let _ = SITES.set(sites);
+    let _ = FUNCTIONS.set(functions);
     for (number, guard) in user.iter().enumerate() {
         // SAFETY: a guard of an instrumented module; no user code runs yet.
         unsafe { **guard = number as u32 + 1 };
@@ -259,6 +264,13 @@ pub(super) fn edge_at(address: usize) -> Option<u32> {
 /// Whether the user's edge `number` was taken.
 pub(super) fn taken(number: u32) -> bool {
     TAKEN.get().and_then(|taken| taken.get(number as usize)).is_some_and(|edge| edge.load(Relaxed))
+}
+
+/// Every user's edge, by number from 1: where it is and the function it is in.
+pub(super) fn all_sites() -> impl Iterator<Item = (u32, &'static EdgeSite, &'static str)> {
+    let sites = SITES.get().into_iter().flatten();
+    let functions = FUNCTIONS.get().into_iter().flatten();
+    sites.zip(functions).enumerate().map(|(i, (site, function))| (i as u32 + 1, site, function.as_str()))
 }
 
 /// Where the user's edge `number` is.

@@ -62,13 +62,14 @@ impl Lines {
     /// The user's site of the code at `address` (in memory), if it is theirs.
     pub(super) fn user_site(&mut self, address: usize) -> Option<EdgeSite> {
         let probe = self.in_file(address);
-        self.first_told(std::iter::once(probe))
+        self.first_told(std::iter::once(probe)).map(|(site, _)| site)
     }
 
     /// The user's site of the block `start..end` (in memory), if it is
-    /// theirs: told by its first instruction that has a line (optimized
-    /// code starts many blocks with instructions of line 0).
-    pub(super) fn user_block(&mut self, start: usize, end: usize) -> Option<EdgeSite> {
+    /// theirs, with the function it is in: told by its first instruction
+    /// that has a line (optimized code starts many blocks with
+    /// instructions of line 0).
+    pub(super) fn user_block(&mut self, start: usize, end: usize) -> Option<(EdgeSite, String)> {
         let probes = self.rows(start, end);
         self.first_told(probes.into_iter())
     }
@@ -101,11 +102,11 @@ impl Lines {
         probes
     }
 
-    /// The site of the first probe whose code is someone's: the user's, or `None`.
-    fn first_told(&mut self, probes: impl Iterator<Item = u64>) -> Option<EdgeSite> {
+    /// The site and function of the first probe whose code is someone's: the user's, or `None`.
+    fn first_told(&mut self, probes: impl Iterator<Item = u64>) -> Option<(EdgeSite, String)> {
         for probe in probes {
             match self.whose(probe) {
-                Whose::User(site, _) => return Some(site),
+                Whose::User(site, function) => return Some((site, function)),
                 Whose::Other => return None,
                 Whose::NoLine => {}
             }

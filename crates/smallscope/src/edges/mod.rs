@@ -38,11 +38,13 @@
 mod callbacks;
 pub mod comparisons;
 mod control_flow;
+mod functions;
 mod guards;
 mod lines;
 mod trace;
 
 pub use control_flow::{frontier, FrontierBranch};
+pub use functions::{functions, FunctionEdges};
 pub use guards::{count, covered, covered_sites, enable, files, instrumented, mark, take_new};
 pub use guards::{EdgeCount, EdgesError};
 pub use lines::{EdgeSite, LineTablesError};

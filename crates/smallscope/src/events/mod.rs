@@ -336,6 +336,10 @@ pub struct RunFinished {
     /// A run that only confirms flips: for each, whether it took its side.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub confirmed: Vec<bool>,
+    /// A run that only measures edges (BEAPI's [`MeasureEdges`](crate::beapi::MeasureEdges)):
+    /// the user's edges its calls took, by number, each once.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub edges: Vec<u32>,
 }
 
 #[cfg(test)]

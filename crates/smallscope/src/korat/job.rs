@@ -477,6 +477,7 @@ impl Job for KoratJob {
             frontier: Vec::new(),
             branching: None,
             confirmed: Vec::new(),
+            edges: Vec::new(),
         }));
         Ok(())
     }

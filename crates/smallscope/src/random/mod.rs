@@ -209,6 +209,7 @@ impl<T: Subject + StdTraits> Job for RandomJob<T> {
                 frontier: Vec::new(),
                 branching: None,
                 confirmed,
+                edges: Vec::new(),
             };
             out.event(Event::RunFinished(finished));
             return Ok(());
@@ -291,6 +292,7 @@ impl<T: Subject + StdTraits> Job for RandomJob<T> {
             frontier: crate::edges::frontier(),
             branching,
             confirmed: Vec::new(),
+            edges: Vec::new(),
         };
         generator.emit(Event::RunFinished(finished));
         Ok(())

@@ -1706,3 +1706,46 @@ fn automatic_builders_respect_the_run_limits() {
     // v = 0, 1, 2: sequences of at most 3 calls.
     assert_eq!(structures, 3);
 }
+
+/// The structures `kept` start from, found by walking each call's
+/// structure arguments: written apart from `BeapiReport::measure_edges`.
+fn ancestors(report: &BeapiReport, kept: &[usize]) -> BTreeSet<usize> {
+    let mut seen = BTreeSet::new();
+    let mut waiting = kept.to_vec();
+    while let Some(index) = waiting.pop() {
+        if seen.insert(index) {
+            for arg in &report.structures[index].step.args {
+                if let smallscope::sequence::StepArg::Structure(s) = arg {
+                    waiting.push(*s as usize);
+                }
+            }
+        }
+    }
+    seen
+}
+
+/// A run that measures edges gets the kept structures and only what their
+/// calls start from, numbered afresh: each kept one unrolls to the program
+/// the report gives it. `Tally4::add` takes a second structure, so a
+/// kept structure can need two chains.
+#[test]
+fn a_measure_holds_the_calls_that_build_each_kept_structure() {
+    let tally = Beapi::<Tally4>::new().check(Check::None).scope(4).builders(Builders::All).run().unwrap();
+    let stacks = seq_stacks(4, 2);
+    for report in [&tally, &stacks] {
+        let kept: Vec<usize> = (0..report.structures.len()).rev().step_by(3).collect();
+        let measure = report.measure_edges(kept.iter().copied());
+        assert_eq!(measure.structures.len(), ancestors(report, &kept).len());
+        assert_eq!(measure.kept.len(), kept.len());
+        for (&index, &renumbered) in kept.iter().zip(&measure.kept) {
+            let step_of = |s: u32| &measure.structures[s as usize];
+            let unrolled = smallscope::sequence::Program::unroll(step_of(renumbered), &step_of);
+            assert_eq!(unrolled, report.program(index), "structure {index}");
+        }
+    }
+    // Not vacuous: some kept `Tally4` was made by `add` from two structures.
+    let two = |s: &smallscope::beapi::Structure| {
+        s.step.args.iter().filter(|a| matches!(a, smallscope::sequence::StepArg::Structure(_))).count() == 2
+    };
+    assert!(tally.structures.iter().any(two));
+}

@@ -7,7 +7,8 @@
 //!
 //! This module holds the search's state and its level loop; `calls` runs
 //! one execution, `values` stores structures and brings them back (clone or
-//! replay), and `findings` files failures, quarantines and notes.
+//! replay), `findings` files failures, quarantines and notes, and `measure`
+//! runs the calls of chosen structures instead of a search.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -30,6 +31,7 @@ use crate::ConfigError;
 
 mod calls;
 mod findings;
+mod measure;
 mod values;
 
 /// How a stored structure is turned back into a value to call methods on.
@@ -495,6 +497,12 @@ impl<'a, T: Subject> Search<'a, T> {
             self.level_seconds = self.seconds();
             self.commit();
         };
+        self.finish(stop, Vec::new())
+    }
+
+    /// Ends the run: the values still stored dropped, the notes told, and
+    /// `RunFinished` with `edges` (a measuring run's).
+    fn finish(&mut self, stop: Stop, edges: Vec<u32>) -> Stop {
         // The values still stored are dropped before the end is told: a
         // panicking `Drop` is a failure like any other.
         for index in 0..self.objects.len() {
@@ -516,6 +524,7 @@ impl<'a, T: Subject> Search<'a, T> {
             frontier: Vec::new(),
             branching: None,
             confirmed: Vec::new(),
+            edges,
         }));
         self.cx.out.commit(&[]);
         stop
