@@ -216,12 +216,12 @@ fn stopped_and_resumed(args: &[&str], what: &str, bytes: u64, name: &str, code: 
 
 #[test]
 fn a_killed_korat_run_resumes_to_the_same_outputs() {
-    let args = ["korat", "binary-tree", "--scope", "11", "--threads", "2"];
+    let args = ["korat", "binary-tree", "--scope", "12", "--threads", "2"];
     let (resumed, whole) = killed_and_whole(&args, "events", 200_000);
     let names: Vec<&str> = whole.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, ["events.ndjson", "report.html", "structures.jsonl", "summary.json"]);
     let structures = &whole.iter().find(|(name, _)| name == "structures.jsonl").unwrap().1;
-    assert_eq!(String::from_utf8_lossy(structures).lines().count() as u64, catalan(11));
+    assert_eq!(String::from_utf8_lossy(structures).lines().count() as u64, catalan(12));
     assert_same_files(&resumed, &whole);
 }
 
@@ -229,10 +229,10 @@ fn a_killed_korat_run_resumes_to_the_same_outputs() {
 /// by a level event, and a resume across the searches gives the same files.
 #[test]
 fn a_killed_ascending_korat_run_resumes_to_the_same_outputs() {
-    let args = ["korat", "binary-tree", "--scope", "11", "--ascending", "--threads", "2"];
+    let args = ["korat", "binary-tree", "--scope", "12", "--ascending", "--threads", "2"];
     let (resumed, whole) = killed_and_whole(&args, "events", 2_000_000);
     let structures = &whole.iter().find(|(name, _)| name == "structures.jsonl").unwrap().1;
-    let all: u64 = (1..=11).map(catalan).sum();
+    let all: u64 = (1..=12).map(catalan).sum();
     assert_eq!(String::from_utf8_lossy(structures).lines().count() as u64, all);
     let events = &whole.iter().find(|(name, _)| name == "events.ndjson").unwrap().1;
     let levels: Vec<(u64, u64)> = String::from_utf8_lossy(events)
@@ -241,7 +241,7 @@ fn a_killed_ascending_korat_run_resumes_to_the_same_outputs() {
         .filter(|e| e["event"] == "level")
         .map(|e| (e["level"].as_u64().unwrap(), e["structures"].as_u64().unwrap()))
         .collect();
-    let expected: Vec<(u64, u64)> = (1..=11).map(|k| (k, catalan(k))).collect();
+    let expected: Vec<(u64, u64)> = (1..=12).map(|k| (k, catalan(k))).collect();
     assert_eq!(levels, expected, "one level per size, its trees");
     assert_same_files(&resumed, &whole);
 }
@@ -251,7 +251,7 @@ fn a_killed_ascending_korat_run_resumes_to_the_same_outputs() {
 /// uninterrupted run but for that commit's `progress` event.
 #[test]
 fn an_interrupted_or_terminated_run_resumes_to_the_same_outputs() {
-    let args = ["korat", "binary-tree", "--scope", "11", "--threads", "2"];
+    let args = ["korat", "binary-tree", "--scope", "12", "--threads", "2"];
     let (mut whole, code) = whole_run(&args);
     let whole_events = take_events(&mut whole);
     for name in ["-INT", "-TERM"] {
