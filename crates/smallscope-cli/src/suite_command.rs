@@ -43,7 +43,7 @@ use smallscope_args::{Exit, Format};
 
 use crate::run::{Finished, RunOptions};
 use crate::signals::Interrupts;
-use crate::summary::{FunctionEdges, SuiteEdges, SuiteSummary};
+use crate::summary::{SuiteEdges, SuiteFunctionEdges, SuiteSummary};
 use crate::writing::{write_outputs, Budget, OutputFile};
 use crate::{find_subject, korat_command, print, program, BadInput};
 
@@ -381,10 +381,10 @@ fn suite_edges(args: &SuiteArgs, options: &RunOptions, gathered: &mut Gathered) 
         ));
     }
     let [suite, every] = [smallscope::edges::functions(&taken[0]), smallscope::edges::functions(&taken[1])];
-    let functions: Vec<FunctionEdges> = suite
+    let functions: Vec<SuiteFunctionEdges> = suite
         .into_iter()
         .zip(every)
-        .map(|(suite, every)| FunctionEdges {
+        .map(|(suite, every)| SuiteFunctionEdges {
             file: suite.file,
             function: suite.function,
             edges: suite.edges,

@@ -416,14 +416,14 @@ pub struct SuiteEdges {
     /// Edges the same calls on every structure took.
     pub every_structure: u64,
     /// Per function of the crate, in that order: its edges, and what each took.
-    pub functions: Vec<FunctionEdges>,
+    pub functions: Vec<SuiteFunctionEdges>,
     /// Seconds the two measures took (not generation time).
     pub seconds: f64,
 }
 
 /// One function's edges, and how many the suite's and every structure's calls took.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct FunctionEdges {
+pub struct SuiteFunctionEdges {
     pub file: String,
     /// Demangled, as the line tables name it.
     pub function: String,
