@@ -15,4 +15,5 @@ mod interrupt;
 mod random;
 mod report;
 mod suite;
+mod unchanged;
 mod valgrind;
