@@ -45,6 +45,18 @@ pub struct RandomBench {
     /// Seed of the first generator; generator `i` of a parallel cell gets `seed + i`.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Count the instructions per sequence instead of timing: runs `smallscope
+    /// random SUBJECT --sequences N --seed S --format json --no-isolation`
+    /// under `valgrind --tool=callgrind` for every built-in subject (or those
+    /// of --subjects).
+    #[arg(long)]
+    pub instructions: bool,
+    /// With --instructions: the sequences of each run.
+    #[arg(long, default_value_t = 50_000)]
+    pub sequences: u64,
+    /// With --instructions: subjects, separated by commas (default: every built-in one).
+    #[arg(long, value_delimiter = ',')]
+    pub subjects: Vec<String>,
 }
 
 #[derive(clap::Args)]
@@ -94,6 +106,22 @@ pub struct BeapiBench {
     /// Only the bst performance-target table.
     #[arg(long)]
     pub targets_only: bool,
+    /// Count the instructions per explored sequence instead of timing: runs
+    /// `smallscope beapi SUBJECT --scope N --check none --format json
+    /// --no-isolation` under `valgrind --tool=callgrind` (Debian package
+    /// `valgrind`) for every built-in BEAPI subject (or those of --runs),
+    /// after a run outside callgrind has cached its builders, with the
+    /// hand-written search of bst beside the engine's.
+    #[arg(long)]
+    pub instructions: bool,
+    /// With --instructions: `subject:from-to` (or `subject:n`) items,
+    /// separated by commas, instead of every subject at its default scope.
+    #[arg(long, value_delimiter = ',')]
+    pub runs: Vec<String>,
+    /// Only the hand-written bst search at this scope, as JSON (what
+    /// --instructions runs under callgrind for its `by hand` rows).
+    #[arg(long, hide = true)]
+    pub by_hand: Option<u32>,
 }
 
 #[derive(clap::Args)]

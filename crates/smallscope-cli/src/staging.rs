@@ -97,6 +97,10 @@ pub struct Staging {
     committed: Checkpoint,
     saved: Checkpoint,
     last_save: Instant,
+    /// A commit's resume log and events, encoded: kept from one commit to
+    /// the next, so that they grow once.
+    log_bytes: Vec<u8>,
+    event_bytes: Vec<u8>,
 }
 
 impl Staging {
@@ -206,6 +210,8 @@ impl Staging {
             committed,
             saved,
             last_save: Instant::now(),
+            log_bytes: Vec::new(),
+            event_bytes: Vec::new(),
         };
         staging.save()?;
         Ok(staging)
@@ -228,19 +234,21 @@ impl Staging {
         // The log goes on only while it holds every committed event.
         let logging = self.committed.logged_events == self.committed.events;
         if logging {
-            let mut log = Vec::new();
+            let log = &mut self.log_bytes;
+            log.clear();
             for event in &batch.events {
-                resume_log::append(event, &mut log);
+                resume_log::append(event, log);
             }
-            self.resume_log.write_all(&log)?;
+            self.resume_log.write_all(log)?;
             self.committed.resume_log += log.len() as u64;
         }
         if batch.ndjson.is_empty() {
-            let mut bytes = Vec::new();
+            let bytes = &mut self.event_bytes;
+            bytes.clear();
             for event in &batch.events {
-                write_ndjson(event, &mut bytes)?;
+                write_ndjson(event, bytes)?;
             }
-            self.events.write_all(&bytes)?;
+            self.events.write_all(bytes)?;
             self.committed.events += bytes.len() as u64;
         } else {
             self.events.write_all(&batch.ndjson)?;

@@ -110,13 +110,17 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
     // The `#[heap(null)]` variant: its index and identifier.
     let mut null_variant: Option<(u32, &syn::Ident)> = None;
 
-    let walk = match &input.data {
+    // The walk twice: for any visitor, and with static calls for the
+    // linearizer (`None` when a field is an arena, which only the first has).
+    let (walk, walk_static) = match &input.data {
         Data::Struct(data) => {
             let walked = collect_fields(&data.fields, None, &mut field_table, |member| quote!(&self.#member))?;
-            walk_fields(&walked)?
+            let tokens = (!walked.iter().any(|w| w.attrs.arena)).then(|| walk_fields(&walked, Calls::Static));
+            (walk_fields(&walked, Calls::Dyn), tokens)
         }
         Data::Enum(data) => {
             let mut arms = Vec::new();
+            let mut token_arms = Vec::new();
             for (v_index, variant) in data.variants.iter().enumerate() {
                 let v_ident = &variant.ident;
                 variant_names.push(v_ident.to_string());
@@ -142,7 +146,8 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
                 if walked.iter().any(|w| w.attrs.arena) {
                     return Err(syn::Error::new_spanned(variant, "arena fields are only supported on structs"));
                 }
-                let body = walk_fields(&walked)?;
+                let body = walk_fields(&walked, Calls::Dyn);
+                let token_body = walk_fields(&walked, Calls::Static);
                 let v_index = v_index as u32;
                 let pattern = match &variant.fields {
                     Fields::Named(named) => {
@@ -159,12 +164,15 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
                         #body
                     }
                 });
+                token_arms.push(quote! {
+                    #[allow(unused_variables)]
+                    #pattern => {
+                        visitor.variant(#v_index);
+                        #token_body
+                    }
+                });
             }
-            quote! {
-                match self {
-                    #(#arms)*
-                }
-            }
+            (quote!(match self { #(#arms)* }), Some(quote!(match self { #(#token_arms)* })))
         }
         Data::Union(u) => {
             return Err(syn::Error::new_spanned(u.union_token, "#[derive(Heap)] does not support unions"));
@@ -201,6 +209,16 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
         ),
         None => (quote!(), quote!(), quote!()),
     };
+    let walk_static = walk_static.map(|body| {
+        quote! {
+            #[allow(unused_variables)]
+            fn walk_static<__SmallscopeVisitor: ::smallscope::heap::StaticVisitor>(&self, visitor: &mut __SmallscopeVisitor) {
+                use ::smallscope::heap::Visitor as _;
+                let class = <Self as ::smallscope::heap::Heap>::class();
+                #body
+            }
+        }
+    });
     Ok(quote! {
         impl #impl_generics ::smallscope::heap::Heap for #name #ty_generics #where_clause {
             fn class() -> &'static ::smallscope::heap::Class {
@@ -223,6 +241,8 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
                 #walk
             }
 
+            #walk_static
+
             #[allow(unused_variables)]
             fn collect_classes(schema: &mut ::smallscope::heap::Schema) {
                 #collect
@@ -235,6 +255,11 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
             fn visit(&self, visitor: &mut dyn ::smallscope::heap::Visitor) {
                 #visit_inline
                 visitor.inline(<Self as ::smallscope::heap::Heap>::class(), self);
+            }
+            fn visit_static<__SmallscopeVisitor: ::smallscope::heap::StaticVisitor>(&self, visitor: &mut __SmallscopeVisitor) {
+                use ::smallscope::heap::Visitor as _;
+                #visit_inline
+                visitor.inline_static(self);
             }
             fn collect_classes(schema: &mut ::smallscope::heap::Schema) {
                 schema.add::<Self>();
@@ -278,16 +303,26 @@ fn collect_fields(
     Ok(walked)
 }
 
+/// How a walk reports a field's value: through `dyn Visitor`, or with the
+/// linearizer's static calls (`HeapValue::visit_static`).
+#[derive(Clone, Copy)]
+enum Calls {
+    Dyn,
+    Static,
+}
+
 /// The body that reports `walked` to `visitor`, arenas made resolvable first.
-fn walk_fields(walked: &[Walked]) -> syn::Result<TokenStream> {
+fn walk_fields(walked: &[Walked], calls: Calls) -> TokenStream {
     let mut visits = Vec::new();
     for w in walked.iter().filter(|w| !w.attrs.arena) {
         let index = w.index;
         let access = &w.access;
-        let visit = match (&w.attrs.index, &w.attrs.with) {
-            (Some(arena), _) => quote!(::smallscope::heap::IndexLink::visit_link(#access, #arena, visitor)),
-            (None, Some(module)) => quote!(#module::visit(#access, visitor)),
-            (None, None) => quote!(::smallscope::heap::HeapValue::visit(#access, visitor)),
+        // Index links and `with` modules take a `dyn Visitor`, which the linearizer's walk is too.
+        let visit = match (&w.attrs.index, &w.attrs.with, calls) {
+            (Some(arena), _, _) => quote!(::smallscope::heap::IndexLink::visit_link(#access, #arena, visitor)),
+            (None, Some(module), _) => quote!(#module::visit(#access, visitor)),
+            (None, None, Calls::Dyn) => quote!(::smallscope::heap::HeapValue::visit(#access, visitor)),
+            (None, None, Calls::Static) => quote!(::smallscope::heap::HeapValue::visit_static(#access, visitor)),
         };
         visits.push(quote! {
             if visitor.field(class, #index) {
@@ -305,7 +340,7 @@ fn walk_fields(walked: &[Walked]) -> syn::Result<TokenStream> {
             });
         };
     }
-    Ok(body)
+    body
 }
 
 fn all_fields(data: &Data) -> Vec<&syn::Field> {

@@ -14,7 +14,7 @@ use rustc_hash::FxHashMap;
 
 use super::extension::{GraphBuilder, ObjectGraph};
 use super::walk::{prim_text, Sink};
-use super::{Arena, Class, Heap, ObjRef, ObjectId, Prim, Visitor};
+use super::{Arena, Class, Heap, ObjRef, ObjectId, Prim, StaticVisitor, Visitor};
 
 /// A canonical form: the token sequence of a linearized heap.
 pub type Token = u64;
@@ -159,6 +159,16 @@ impl Linearizer {
     pub fn linearize<T: Heap>(&mut self, root: &T) -> Result<&[Token], OutOfScope> {
         self.tokens.clear();
         let mut dfs = Dfs { state: &mut self.state, sink: TokenSink(&mut self.tokens) };
+        dfs.run_with(T::class(), ObjectId::of(root), |dfs| root.walk_static(dfs))?;
+        Ok(&self.tokens)
+    }
+
+    /// [`Linearizer::linearize`] through `dyn Visitor` calls only, as any
+    /// other visitor walks: what the static walk must equal (for tests).
+    #[doc(hidden)]
+    pub fn linearize_dyn<T: Heap>(&mut self, root: &T) -> Result<&[Token], OutOfScope> {
+        self.tokens.clear();
+        let mut dfs = Dfs { state: &mut self.state, sink: TokenSink(&mut self.tokens) };
         dfs.run(T::class(), root)?;
         Ok(&self.tokens)
     }
@@ -168,7 +178,7 @@ impl Linearizer {
     pub fn graph<T: Heap>(&mut self, root: &T) -> Result<ObjectGraph, OutOfScope> {
         let mut graph = GraphBuilder::default();
         let mut dfs = Dfs { state: &mut self.state, sink: &mut graph };
-        dfs.run(T::class(), root)?;
+        dfs.run_with(T::class(), ObjectId::of(root), |dfs| root.walk_static(dfs))?;
         Ok(graph.finish())
     }
 
@@ -176,7 +186,7 @@ impl Linearizer {
     pub fn text<T: Heap>(&mut self, root: &T) -> Result<String, OutOfScope> {
         let mut text = CanonicalText::default();
         let mut dfs = Dfs { state: &mut self.state, sink: &mut text };
-        dfs.run(T::class(), root)?;
+        dfs.run_with(T::class(), ObjectId::of(root), |dfs| root.walk_static(dfs))?;
         Ok(text.out)
     }
 }
@@ -202,28 +212,10 @@ pub fn canonical_text_omitting<T: Heap>(root: &T, omit: &[&str]) -> Result<Strin
 
 struct TokenSink<'a>(&'a mut Vec<Token>);
 
-impl Sink for TokenSink<'_> {
-    fn begin_object(&mut self, _id: u32, _class: &'static Class) {
-        // The id is implied by the order objects are met in.
-        self.0.push(tag(NEW_OBJECT, 0));
-    }
-    fn end_object(&mut self) {}
-    fn begin_inline(&mut self, _class: &'static Class) {}
-    fn end_inline(&mut self) {}
-    fn field(&mut self, _class: &'static Class, _index: usize) {}
-    fn back_ref(&mut self, id: u32) {
-        self.0.push(tag(BACK_REF, u64::from(id)));
-    }
-    fn null(&mut self) {
-        self.0.push(tag(NULL, 0));
-    }
-    fn some(&mut self) {
-        self.0.push(tag(SOME, 0));
-    }
-    fn dangling(&mut self, index: usize) {
-        self.0.push(tag(DANGLING, index as u64));
-    }
-    fn prim(&mut self, value: Prim<'_>) {
+impl TokenSink<'_> {
+    /// A primitive other than a small integer: the rare case, out of line.
+    #[inline(never)]
+    fn other_prim(&mut self, value: Prim<'_>) {
         let out = &mut *self.0;
         match value {
             Prim::Int(v) if (-(1 << 59)..(1 << 59)).contains(&v) => out.push(tag(INT, v as u64)),
@@ -242,18 +234,62 @@ impl Sink for TokenSink<'_> {
             }
         }
     }
+}
+
+impl Sink for TokenSink<'_> {
+    #[inline]
+    fn begin_object(&mut self, _id: u32, _class: &'static Class) {
+        // The id is implied by the order objects are met in.
+        self.0.push(tag(NEW_OBJECT, 0));
+    }
+    #[inline]
+    fn end_object(&mut self) {}
+    #[inline]
+    fn begin_inline(&mut self, _class: &'static Class) {}
+    #[inline]
+    fn end_inline(&mut self) {}
+    #[inline]
+    fn field(&mut self, _class: &'static Class, _index: usize) {}
+    #[inline]
+    fn back_ref(&mut self, id: u32) {
+        self.0.push(tag(BACK_REF, u64::from(id)));
+    }
+    #[inline]
+    fn null(&mut self) {
+        self.0.push(tag(NULL, 0));
+    }
+    #[inline]
+    fn some(&mut self) {
+        self.0.push(tag(SOME, 0));
+    }
+    #[inline]
+    fn dangling(&mut self, index: usize) {
+        self.0.push(tag(DANGLING, index as u64));
+    }
+    #[inline]
+    fn prim(&mut self, value: Prim<'_>) {
+        match value {
+            Prim::Int(v) if (-(1 << 59)..(1 << 59)).contains(&v) => self.0.push(tag(INT, v as u64)),
+            value => self.other_prim(value),
+        }
+    }
+    #[inline]
     fn variant(&mut self, _class: Option<&'static Class>, index: u32) {
         self.0.push(tag(VARIANT, u64::from(index)));
     }
+    #[inline]
     fn seq_begin(&mut self, len: usize) {
         self.0.push(tag(SEQ, len as u64));
     }
+    #[inline]
     fn seq_end(&mut self) {}
     // The arity is fixed by the type, but the token keeps `Some((None,))`
     // apart from `None` in an `Option` of a tuple.
+    #[inline]
     fn tuple_begin(&mut self) {
         self.0.push(tag(TUPLE, 0));
     }
+    #[inline]
     fn tuple_end(&mut self) {}
 }
 
@@ -423,7 +459,8 @@ struct DfsState {
     next_id: u32,
     out_of_scope: Option<OutOfScope>,
     /// The class whose fields are being walked, for naming enum variants.
-    current: Vec<&'static Class>,
+    /// (Kept on the walk's call stack, as `field_now` is: no vector to grow.)
+    current: Option<&'static Class>,
 }
 
 const SMALL_HEAP: usize = 32;
@@ -446,7 +483,7 @@ impl DfsState {
             arenas: Vec::new(),
             next_id: 0,
             out_of_scope: None,
-            current: Vec::new(),
+            current: None,
         }
     }
 
@@ -458,7 +495,7 @@ impl DfsState {
         self.next_id = 0;
         self.out_of_scope = None;
         self.field_now = NO_FIELD;
-        self.current.clear();
+        self.current = None;
     }
 
     fn lookup(&self, addr: ObjectId) -> Option<u32> {
@@ -482,9 +519,11 @@ impl DfsState {
     }
 
     /// Counts one more object of `class`; false once the limit is passed.
+    #[inline]
     fn admit(&mut self, class: &'static Class) -> bool {
         let key = class as *const Class;
-        let count = match self.counts.iter_mut().find(|(c, _)| *c == key) {
+        // Objects of the classes met after the root are the many: looked at first.
+        let count = match self.counts.iter_mut().rev().find(|(c, _)| *c == key) {
             Some((_, n)) => {
                 *n += 1;
                 *n
@@ -505,12 +544,12 @@ impl DfsState {
     /// Notes a collection of `len` elements (characters, for a string) in
     /// the field being walked, and passes the scope if it is too long.
     fn collection(&mut self, len: usize, string: bool) {
-        let class = self.current.last().copied();
+        let class = self.current;
         let Some((class, index)) = class.filter(|_| self.field_now != NO_FIELD).map(|c| (c, self.field_now as usize))
         else {
             // A hand-written walk that announced no field: bounded all the same.
             if len > self.collection_limit as usize && self.out_of_scope.is_none() {
-                let class = self.current.last().map_or("the root", |c| c.name);
+                let class = self.current.map_or("the root", |c| c.name);
                 let limit = self.collection_limit;
                 self.out_of_scope = Some(OutOfScope { class, limit, field: Some("(a collection in no field)") });
             }
@@ -540,33 +579,101 @@ struct Dfs<'s, S> {
 
 impl<S: Sink> Dfs<'_, S> {
     fn run(&mut self, class: &'static Class, root: &dyn Heap) -> Result<(), OutOfScope> {
+        self.run_with(class, ObjectId::of(root), |dfs| root.walk(dfs))
+    }
+
+    /// Walks the root of `class` at `id` with `walk`.
+    #[inline]
+    fn run_with(
+        &mut self,
+        class: &'static Class,
+        id: ObjectId,
+        walk: impl FnOnce(&mut Self),
+    ) -> Result<(), OutOfScope> {
         self.state.reset();
         self.state.admit(class);
         // The heap may point back to its root (a root inside an `Rc`).
-        self.state.remember(ObjectId::of(root), 0);
-        self.enter(0, class, root);
+        self.state.remember(id, 0);
+        self.enter(0, class, walk);
         match self.state.out_of_scope {
             Some(out) => Err(out),
             None => Ok(()),
         }
     }
 
-    fn enter(&mut self, id: u32, class: &'static Class, value: &dyn Heap) {
+    /// Walks object `id` of `class`, whose fields `walk` reports.
+    #[inline]
+    fn enter(&mut self, id: u32, class: &'static Class, walk: impl FnOnce(&mut Self)) {
         self.state.next_id = self.state.next_id.max(id + 1);
         self.sink.begin_object(id, class);
-        self.state.current.push(class);
-        // The object's fields are walked inside the field that reached it.
-        let field = std::mem::replace(&mut self.state.field_now, NO_FIELD);
-        value.walk(self);
-        self.state.field_now = field;
-        self.state.current.pop();
+        self.inside(class, walk);
         self.sink.end_object();
+    }
+
+    /// Walks the fields of a value of `class` with `walk`: inside the
+    /// field that reached it, they are that class's.
+    #[inline]
+    fn inside(&mut self, class: &'static Class, walk: impl FnOnce(&mut Self)) {
+        let outer = self.state.current.replace(class);
+        let field = std::mem::replace(&mut self.state.field_now, NO_FIELD);
+        walk(self);
+        self.state.field_now = field;
+        self.state.current = outer;
+    }
+
+    /// A pointer to an object of `class` at `addr` (`None`: a `Box`, which
+    /// nothing else points to), whose fields `walk` reports.
+    #[inline]
+    fn object_with(&mut self, addr: Option<ObjectId>, class: &'static Class, walk: impl FnOnce(&mut Self)) {
+        if self.state.out_of_scope.is_some() {
+            return;
+        }
+        if let Some(addr) = addr {
+            if let Some(id) = self.state.lookup(addr) {
+                self.sink.back_ref(id);
+                return;
+            }
+        }
+        if !self.state.admit(class) {
+            return;
+        }
+        let id = self.state.next_id;
+        if let Some(addr) = addr {
+            self.state.remember(addr, id);
+        }
+        self.enter(id, class, walk);
+    }
+
+    /// A value of `class` stored in place, whose fields `walk` reports.
+    #[inline]
+    fn inline_with(&mut self, class: &'static Class, walk: impl FnOnce(&mut Self)) {
+        if self.state.out_of_scope.is_some() {
+            return;
+        }
+        self.sink.begin_inline(class);
+        self.inside(class, walk);
+        self.sink.end_inline();
+    }
+}
+
+impl<S: Sink> StaticVisitor for Dfs<'_, S> {
+    #[inline]
+    fn object_static<T: Heap>(&mut self, addr: Option<ObjectId>, value: &T) {
+        self.object_with(addr, T::class(), |dfs| value.walk_static(dfs));
+    }
+
+    #[inline]
+    fn inline_static<T: Heap>(&mut self, value: &T) {
+        self.inline_with(T::class(), |dfs| value.walk_static(dfs));
     }
 }
 
 impl<S: Sink> Visitor for Dfs<'_, S> {
+    #[inline]
     fn field(&mut self, class: &'static Class, index: usize) -> bool {
-        if self.state.out_of_scope.is_some() || self.state.is_omitted(class, index) {
+        // Past the scope, objects are not entered (`object_with`): the rest
+        // of the fields of the ones open cost less than a test per field.
+        if self.state.is_omitted(class, index) {
             return false;
         }
         self.state.field_now = index as u32;
@@ -574,14 +681,17 @@ impl<S: Sink> Visitor for Dfs<'_, S> {
         true
     }
 
+    #[inline]
     fn null(&mut self) {
         self.sink.null();
     }
 
+    #[inline]
     fn some(&mut self) {
         self.sink.some();
     }
 
+    #[inline]
     fn prim(&mut self, value: Prim<'_>) {
         if let Prim::Str(text) = value {
             let long = self.state.collection_limit != u32::MAX && text.len() > self.state.collection_limit as usize;
@@ -590,63 +700,46 @@ impl<S: Sink> Visitor for Dfs<'_, S> {
         self.sink.prim(value);
     }
 
+    #[inline]
     fn variant(&mut self, index: u32) {
-        let class = self.state.current.last().copied();
+        let class = self.state.current;
         self.sink.variant(class, index);
     }
 
+    #[inline]
     fn seq_begin(&mut self, len: usize) {
         self.state.collection(len, false);
         self.sink.seq_begin(len);
     }
 
+    #[inline]
     fn array_begin(&mut self, len: usize) {
         self.sink.seq_begin(len);
     }
 
+    #[inline]
     fn seq_end(&mut self) {
         self.sink.seq_end();
     }
 
+    #[inline]
     fn tuple_begin(&mut self, _arity: usize) {
         self.sink.tuple_begin();
     }
 
+    #[inline]
     fn tuple_end(&mut self) {
         self.sink.tuple_end();
     }
 
+    #[inline]
     fn inline(&mut self, class: &'static Class, value: &dyn Heap) {
-        if self.state.out_of_scope.is_some() {
-            return;
-        }
-        self.sink.begin_inline(class);
-        self.state.current.push(class);
-        let field = std::mem::replace(&mut self.state.field_now, NO_FIELD);
-        value.walk(self);
-        self.state.field_now = field;
-        self.state.current.pop();
-        self.sink.end_inline();
+        self.inline_with(class, |dfs| value.walk(dfs));
     }
 
+    #[inline]
     fn object(&mut self, obj: ObjRef<'_>) {
-        if self.state.out_of_scope.is_some() {
-            return;
-        }
-        if let Some(addr) = obj.addr {
-            if let Some(id) = self.state.lookup(addr) {
-                self.sink.back_ref(id);
-                return;
-            }
-        }
-        if !self.state.admit(obj.class) {
-            return;
-        }
-        let id = self.state.next_id;
-        if let Some(addr) = obj.addr {
-            self.state.remember(addr, id);
-        }
-        self.enter(id, obj.class, obj.value);
+        self.object_with(obj.addr, obj.class, |dfs| obj.value.walk(dfs));
     }
 
     fn arena(&mut self, name: &'static str, arena: &dyn Arena, body: &mut dyn FnMut(&mut dyn Visitor)) {
@@ -718,6 +811,52 @@ mod tests {
         );
         let red = Painted { color: Color::Red, tree: None, tags: vec![] };
         assert_eq!(canonical_text(&red), "Painted#0{color: Red, tree: null, tags: []}");
+    }
+
+    #[derive(crate::Heap)]
+    struct Shared {
+        first: Option<std::rc::Rc<std::cell::RefCell<Shared>>>,
+        second: Option<std::rc::Rc<std::cell::RefCell<Shared>>>,
+        painted: Painted,
+        name: String,
+        pair: (u8, Option<bool>),
+    }
+
+    /// The linearizer's static walk makes the tokens the `dyn Visitor` walk makes.
+    #[test]
+    fn the_static_walk_is_the_dynamic_one() {
+        use std::{cell::RefCell, rc::Rc};
+        let painted = |key| Painted {
+            color: Color::Black,
+            tree: Some(Box::new(Tree::Node {
+                left: leaf(),
+                key,
+                right: Box::new(Tree::Node { left: leaf(), key: 9, right: leaf() }),
+            })),
+            tags: vec![Some(key), None],
+        };
+        let shared = |key, name: &str| Shared {
+            first: None,
+            second: None,
+            painted: painted(key),
+            name: name.into(),
+            pair: (7, Some(true)),
+        };
+        let inner = Rc::new(RefCell::new(shared(1, "inner")));
+        let mut outer = shared(2, "outer");
+        outer.first = Some(inner.clone());
+        outer.second = Some(inner.clone());
+        // A cycle through the inner value, and one through a second.
+        inner.borrow_mut().first = Some(inner.clone());
+        for limit in [None, Some(1), Some(2), Some(3)] {
+            let mut lin = Linearizer::new(limit).collections(Some(1));
+            let walked = lin.linearize(&outer).map(<[Token]>::to_vec);
+            let visited = lin.linearize_dyn(&outer).map(<[Token]>::to_vec);
+            assert_eq!(walked, visited, "limit {limit:?}");
+            let walked = lin.linearize(&painted(3)).map(<[Token]>::to_vec);
+            assert_eq!(walked, lin.linearize_dyn(&painted(3)).map(<[Token]>::to_vec));
+        }
+        inner.borrow_mut().first = None;
     }
 
     #[test]

@@ -152,4 +152,4 @@ pub use linearize::{
     Linearizer, OutOfScope, Token,
 };
 pub use value::{HeapValue, IndexLink};
-pub use visit::{Arena, Class, Field, Heap, ObjRef, ObjectId, Prim, Schema, Visitor};
+pub use visit::{Arena, Class, Field, Heap, ObjRef, ObjectId, Prim, Schema, StaticVisitor, Visitor};

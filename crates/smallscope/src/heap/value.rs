@@ -4,7 +4,7 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::rc::{Rc, Weak};
 
-use super::{Arena, Class, Heap, ObjRef, ObjectId, Prim, Schema, Visitor};
+use super::{Arena, Class, Heap, ObjRef, ObjectId, Prim, Schema, StaticVisitor, Visitor};
 
 /// A field type that [`Heap::walk`] can report: primitives, pointers to
 /// derived types, options, tuples, sequences, maps and sets of these.
@@ -37,6 +37,17 @@ pub trait HeapValue {
 
     /// Reports this value to `visitor`.
     fn visit(&self, visitor: &mut dyn Visitor);
+
+    /// [`HeapValue::visit`] with static calls (see [`StaticVisitor`]): the
+    /// common field types and derived code write it; the default visits.
+    #[doc(hidden)]
+    #[inline]
+    fn visit_static<V: StaticVisitor>(&self, visitor: &mut V)
+    where
+        Self: Sized,
+    {
+        self.visit(visitor);
+    }
     /// Adds the classes this value can reach to `schema`.
     fn collect_classes(_schema: &mut Schema)
     where
@@ -50,6 +61,10 @@ macro_rules! signed {
         impl HeapValue for $t {
             fn visit(&self, visitor: &mut dyn Visitor) {
                 visitor.prim(Prim::Int(*self as i64));
+            }
+            #[inline]
+            fn visit_static<V: StaticVisitor>(&self, walk: &mut V) {
+                walk.prim(Prim::Int(*self as i64));
             }
         }
     )*};
@@ -74,6 +89,10 @@ unsigned!(u64 usize);
 impl HeapValue for bool {
     fn visit(&self, visitor: &mut dyn Visitor) {
         visitor.prim(Prim::Bool(*self));
+    }
+    #[inline]
+    fn visit_static<V: StaticVisitor>(&self, walk: &mut V) {
+        walk.prim(Prim::Bool(*self));
     }
 }
 
@@ -132,6 +151,18 @@ impl<T: HeapValue> HeapValue for Option<T> {
             }
         }
     }
+    #[inline]
+    fn visit_static<V: StaticVisitor>(&self, walk: &mut V) {
+        match self {
+            None => walk.null(),
+            Some(value) => {
+                if T::nullable() {
+                    walk.some();
+                }
+                value.visit_static(walk)
+            }
+        }
+    }
     fn collect_classes(schema: &mut Schema) {
         T::collect_classes(schema);
     }
@@ -175,6 +206,13 @@ impl<T: HeapValue> HeapValue for [T] {
 impl<T: HeapValue> HeapValue for Vec<T> {
     fn visit(&self, visitor: &mut dyn Visitor) {
         visit_sequence(self.len(), self, visitor);
+    }
+    fn visit_static<V: StaticVisitor>(&self, walk: &mut V) {
+        walk.seq_begin(self.len());
+        for value in self {
+            value.visit_static(walk);
+        }
+        walk.seq_end();
     }
     fn collect_classes(schema: &mut Schema) {
         T::collect_classes(schema);
@@ -288,6 +326,14 @@ impl<T: Heap> HeapValue for Box<T> {
         // A Box is never shared, so it needs no identity lookup.
         visitor.object(ObjRef { addr: None, class: T::class(), value: &**self });
     }
+    #[inline]
+    fn visit_static<V: StaticVisitor>(&self, walk: &mut V) {
+        if (**self).is_null() {
+            walk.null();
+            return;
+        }
+        walk.object_static(None, &**self);
+    }
     fn collect_classes(schema: &mut Schema) {
         schema.add::<T>();
     }
@@ -303,6 +349,13 @@ impl<T: Heap> HeapValue for Rc<T> {
             return;
         }
         visitor.object(ObjRef { addr: Some(ObjectId::of(Rc::as_ptr(self))), class: T::class(), value: &**self });
+    }
+    fn visit_static<V: StaticVisitor>(&self, walk: &mut V) {
+        if (**self).is_null() {
+            walk.null();
+            return;
+        }
+        walk.object_static(Some(ObjectId::of(Rc::as_ptr(self))), &**self);
     }
     fn collect_classes(schema: &mut Schema) {
         schema.add::<T>();
@@ -322,6 +375,15 @@ impl<T: Heap> HeapValue for Rc<RefCell<T>> {
             return;
         }
         visitor.object(ObjRef { addr: Some(addr), class: T::class(), value: &*value });
+    }
+    fn visit_static<V: StaticVisitor>(&self, walk: &mut V) {
+        let addr = ObjectId::of(self.as_ptr());
+        let value = self.borrow();
+        if value.is_null() {
+            walk.null();
+            return;
+        }
+        walk.object_static(Some(addr), &*value);
     }
     fn collect_classes(schema: &mut Schema) {
         schema.add::<T>();

@@ -223,7 +223,11 @@ impl Sink for ChannelSink {
     }
 
     fn commit(&mut self, journal: &[u8]) {
+        // The next batch is about as long as this one: room for it now
+        // spares copying a growing vector of large events.
+        let room = Vec::with_capacity(self.pending.events.len());
         let mut batch = std::mem::take(&mut self.pending);
+        self.pending.events = room;
         batch.journal = journal.to_vec();
         if !batch.events.is_empty() || !batch.journal.is_empty() {
             let _ = self.sender.send(EngineMessage::Batch(batch));

@@ -19,6 +19,8 @@
 
 use smallscope::Heap;
 
+pub mod by_hand;
+
 use crate::search_tree::{self, BinaryNode};
 
 /// A call on an empty tree that Java would answer with `NoSuchElementException`.
