@@ -29,6 +29,7 @@ mod failure_kind;
 mod fingerprint;
 mod stop;
 mod stream;
+mod structure_line;
 
 pub use branching::{BranchTried, Branching, Flip, Strategy, StrategyTally};
 pub use failure::{Failure, FailureGroups, Input, Shrink, Witness};

@@ -46,7 +46,15 @@ pub trait Fold: Default {
 
 /// Writes one event as a line of NDJSON.
 pub fn write_ndjson<W: Write + ?Sized>(event: &Event, out: &mut W) -> std::io::Result<()> {
-    serde_json::to_writer(&mut *out, event)?;
+    // The many structure events have a writer of their own.
+    let by_hand = match event {
+        Event::Structure(structure) => super::structure_line::write(structure, out),
+        _ => None,
+    };
+    match by_hand {
+        Some(written) => written?,
+        None => serde_json::to_writer(&mut *out, event)?,
+    }
     out.write_all(b"\n")
 }
 

@@ -34,11 +34,11 @@ const EVENT: u8 = b'E';
 
 /// What a resumed job needs of a structure.
 #[derive(serde::Serialize, serde::Deserialize)]
-struct LeanStructure {
+struct LeanStructure<R = Rebuild> {
     index: u64,
     level: Option<u32>,
     fingerprint: Option<u128>,
-    rebuild: Rebuild,
+    rebuild: R,
     variant: bool,
 }
 
@@ -50,7 +50,8 @@ pub fn append(event: &Event, log: &mut Vec<u8>) {
                 index: found.index,
                 level: found.level,
                 fingerprint: found.fingerprint.map(|f| f.0),
-                rebuild: found.rebuild.clone(),
+                // Borrowed: serde writes a reference as the value, without a copy.
+                rebuild: &found.rebuild,
                 variant: found.variant,
             };
             log.push(STRUCTURE);
