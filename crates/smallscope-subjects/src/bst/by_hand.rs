@@ -5,15 +5,32 @@
 //! It does what the engine must do for each explored sequence and nothing
 //! else: clone a structure of the last level, call `add` on the clone with
 //! one key of `0..scope`, write the canonical form (the engine's tokens, by
-//! a walk that knows the two types), take its 128-bit xxh3 fingerprint,
-//! and keep the clone, after `rep_ok`, if the fingerprint is new. The
+//! a walk that knows the two types), take its 128-bit xxh3 fingerprint
+//! (the engine's function), and keep the clone, after `rep_ok`, if the
+//! fingerprint is new. The
 //! subject's own `Clone`, `add`, `rep_ok` and `Drop` run, in the
 //! engine's order, so the counts are the engine's.
 
-use rustc_hash::FxHashSet;
-use xxhash_rust::xxh3::xxh3_128;
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::{BinarySearchTree, Node};
+
+/// Fingerprints are hashes already: the set takes their low bits as they are.
+#[derive(Default)]
+struct PrintHasher(u64);
+
+impl Hasher for PrintHasher {
+    fn write(&mut self, _: &[u8]) {
+        unreachable!("only fingerprints are hashed");
+    }
+    fn write_u128(&mut self, print: u128) {
+        self.0 = print as u64;
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
 
 /// What the search counted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,15 +62,13 @@ fn fingerprint(tree: &BinarySearchTree, tokens: &mut Vec<u64>) -> u128 {
     tokens.push(NEW_OBJECT);
     node_tokens(&tree.root, tokens);
     tokens.push(INT | (tree.size as u64 & PAYLOAD));
-    // SAFETY: u64 has no padding, and u8 has alignment 1.
-    let bytes = unsafe { std::slice::from_raw_parts(tokens.as_ptr().cast::<u8>(), tokens.len() * 8) };
-    xxh3_128(bytes)
+    smallscope::beapi::fingerprint(tokens)
 }
 
 /// Every structure of `bst` at `scope` (at most `scope` nodes, keys `0..scope`).
 pub fn search(scope: u32) -> Counts {
     let keys = 0..scope as i32;
-    let mut seen = FxHashSet::default();
+    let mut seen: HashSet<u128, BuildHasherDefault<PrintHasher>> = HashSet::default();
     let mut tokens = Vec::with_capacity(64);
     let empty = BinarySearchTree::new();
     seen.insert(fingerprint(&empty, &mut tokens));
