@@ -8,11 +8,10 @@
 //! worker ("memory allocation of N bytes failed"), and the thread's flight
 //! slot is marked so that the supervisor knows why, and in which call.
 
-use std::alloc::{GlobalAlloc, Layout};
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::sync::atomic::{AtomicI64, Ordering::Relaxed};
 
-use mimalloc::MiMalloc as Underlying;
 use smallscope::runner::flight;
 
 /// The allocator of every binary built on `smallscope_cli`.
@@ -91,25 +90,25 @@ fn charge(bytes: i64) -> bool {
     true
 }
 
-// SAFETY: every call is passed to `Underlying` unchanged; refusing an
+// SAFETY: every call is passed to `System` unchanged; refusing an
 // allocation returns null, as the contract allows.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         if !charge(layout.size() as i64) {
             return std::ptr::null_mut();
         }
-        unsafe { Underlying.alloc(layout) }
+        unsafe { System.alloc(layout) }
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         if !charge(layout.size() as i64) {
             return std::ptr::null_mut();
         }
-        unsafe { Underlying.alloc_zeroed(layout) }
+        unsafe { System.alloc_zeroed(layout) }
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { Underlying.dealloc(ptr, layout) };
+        unsafe { System.dealloc(ptr, layout) };
         charge(-(layout.size() as i64));
     }
 
@@ -118,7 +117,7 @@ unsafe impl GlobalAlloc for Counting {
         if !charge(grow) {
             return std::ptr::null_mut();
         }
-        let moved = unsafe { Underlying.realloc(ptr, layout, new_size) };
+        let moved = unsafe { System.realloc(ptr, layout, new_size) };
         if moved.is_null() {
             charge(-grow);
         }
