@@ -31,7 +31,7 @@ use smallscope_args::bench::{BeapiBench, BenchArgs, BenchKind, IsolationBench, K
 use crate::bench_child::measure;
 use crate::summary::{BeapiSummary, KoratSummary, RandomSummary};
 
-/// What the hand-written binary-tree search counted, and its time.
+/// What a hand-written search (Korat's binary-tree, BEAPI's bst) counted, and its time.
 #[derive(serde::Serialize, serde::Deserialize)]
 struct ByHand {
     explored: u64,
@@ -49,6 +49,13 @@ fn by_hand(scope: u32) -> Result<ByHand, crate::BadInput> {
     let started = std::time::Instant::now();
     let counts = search(scope as usize);
     Ok(ByHand { explored: counts.explored, found: counts.found, seconds: started.elapsed().as_secs_f64() })
+}
+
+/// Runs the hand-written BEAPI search of bst (`new`, `add`) at `scope`.
+fn bst_by_hand(scope: u32) -> ByHand {
+    let started = std::time::Instant::now();
+    let counts = smallscope_subjects::bst::by_hand::search(scope);
+    ByHand { explored: counts.explored, found: counts.structures, seconds: started.elapsed().as_secs_f64() }
 }
 
 /// Whether a row of `subject` at `scope` is followed by the hand-written search's.
@@ -108,11 +115,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         BenchKind::Builders(bench) => return crate::builders_bench::run(bench),
     };
     if let Some(scope) = bench.by_hand {
-        let started = std::time::Instant::now();
-        let counts = smallscope_subjects::bst::by_hand::search(scope);
-        let seconds = started.elapsed().as_secs_f64();
-        let floor = ByHand { explored: counts.explored, found: counts.structures, seconds };
-        println!("{}", serde_json::to_string(&floor)?);
+        println!("{}", serde_json::to_string(&bst_by_hand(scope))?);
         return Ok(());
     }
     if bench.instructions {
@@ -309,7 +312,7 @@ fn korat_row(subject: &str, by_hand: bool, scope: u32, found: u64, explored: u64
 fn korat_instructions(runs: &[(String, std::ops::RangeInclusive<u32>)]) -> anyhow::Result<()> {
     let dir = tempfile::tempdir()?;
     println!("Korat under callgrind: instructions of the whole run per explored candidate, one thread");
-    println!("{:<22} {:>5} {:>14} {:>16} {:>14}", "subject", "scope", "explored", "instructions", "per candidate");
+    instructions_header("per candidate");
     for (subject, scopes) in runs {
         for scope in scopes.clone() {
             let n = scope.to_string();
@@ -363,7 +366,7 @@ fn beapi_instructions(items: &[String]) -> anyhow::Result<()> {
     }
     let dir = tempfile::tempdir()?;
     println!("BEAPI under callgrind: instructions of the whole run per explored sequence, --check none, one thread");
-    println!("{:<22} {:>5} {:>14} {:>16} {:>14}", "subject", "scope", "explored", "instructions", "per sequence");
+    instructions_header("per sequence");
     for (subject, scopes) in runs {
         for scope in scopes {
             let n = scope.to_string();
@@ -443,6 +446,11 @@ fn callgrind<T: serde::de::DeserializeOwned>(dir: &std::path::Path, args: &[&str
         .and_then(|total| total.trim().parse().ok())
         .context("callgrind's output has no `totals:` line")?;
     Ok((printed, instructions))
+}
+
+/// The columns of [`instructions_row`], the last one named by the unit counted.
+fn instructions_header(per_unit: &str) {
+    println!("{:<22} {:>5} {:>14} {:>16} {:>14}", "subject", "scope", "explored", "instructions", per_unit);
 }
 
 fn instructions_row(label: &str, scope: u32, explored: u64, instructions: u64) -> anyhow::Result<()> {

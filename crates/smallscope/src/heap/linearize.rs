@@ -159,7 +159,7 @@ impl Linearizer {
     pub fn linearize<T: Heap>(&mut self, root: &T) -> Result<&[Token], OutOfScope> {
         self.tokens.clear();
         let mut dfs = Dfs { state: &mut self.state, sink: TokenSink(&mut self.tokens) };
-        dfs.run_with(T::class(), ObjectId::of(root), |dfs| root.walk_static(dfs))?;
+        dfs.run_static(root)?;
         Ok(&self.tokens)
     }
 
@@ -178,7 +178,7 @@ impl Linearizer {
     pub fn graph<T: Heap>(&mut self, root: &T) -> Result<ObjectGraph, OutOfScope> {
         let mut graph = GraphBuilder::default();
         let mut dfs = Dfs { state: &mut self.state, sink: &mut graph };
-        dfs.run_with(T::class(), ObjectId::of(root), |dfs| root.walk_static(dfs))?;
+        dfs.run_static(root)?;
         Ok(graph.finish())
     }
 
@@ -186,7 +186,7 @@ impl Linearizer {
     pub fn text<T: Heap>(&mut self, root: &T) -> Result<String, OutOfScope> {
         let mut text = CanonicalText::default();
         let mut dfs = Dfs { state: &mut self.state, sink: &mut text };
-        dfs.run_with(T::class(), ObjectId::of(root), |dfs| root.walk_static(dfs))?;
+        dfs.run_static(root)?;
         Ok(text.out)
     }
 }
@@ -213,12 +213,12 @@ pub fn canonical_text_omitting<T: Heap>(root: &T, omit: &[&str]) -> Result<Strin
 struct TokenSink<'a>(&'a mut Vec<Token>);
 
 impl TokenSink<'_> {
-    /// A primitive other than a small integer: the rare case, out of line.
+    /// A primitive other than a small integer (which `prim` writes): the
+    /// rare case, out of line.
     #[inline(never)]
     fn other_prim(&mut self, value: Prim<'_>) {
         let out = &mut *self.0;
         match value {
-            Prim::Int(v) if (-(1 << 59)..(1 << 59)).contains(&v) => out.push(tag(INT, v as u64)),
             Prim::Int(v) => out.extend([tag(WIDE_INT, 0), v as u64]),
             Prim::Uint(v) => out.extend([tag(UINT, 0), v]),
             Prim::Bool(v) => out.push(tag(BOOL, u64::from(v))),
@@ -580,6 +580,11 @@ struct Dfs<'s, S> {
 impl<S: Sink> Dfs<'_, S> {
     fn run(&mut self, class: &'static Class, root: &dyn Heap) -> Result<(), OutOfScope> {
         self.run_with(class, ObjectId::of(root), |dfs| root.walk(dfs))
+    }
+
+    /// Walks `root` with static calls (see [`StaticVisitor`]).
+    fn run_static<T: Heap>(&mut self, root: &T) -> Result<(), OutOfScope> {
+        self.run_with(T::class(), ObjectId::of(root), |dfs| root.walk_static(dfs))
     }
 
     /// Walks the root of `class` at `id` with `walk`.
