@@ -394,8 +394,12 @@ fn beapi_instructions(items: &[String]) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Instructions per executed sequence, counted by callgrind over a whole
-/// `smallscope random` run in one process.
+/// Instructions per executed sequence, counted by callgrind over whole
+/// `smallscope random` runs in one process: of the run, and at the margin.
+///
+/// A run's end has fixed costs (its regression tests replay a bounded
+/// sample ten times), so a second run with half the sequences gives the
+/// cost of one more sequence: the difference over the sequences added.
 fn random_instructions(bench: &RandomBench) -> anyhow::Result<()> {
     let subjects: Vec<String> = match bench.subjects.is_empty() {
         true => smallscope::api::registered_subjects().iter().map(|r| r.name.to_owned()).collect(),
@@ -405,17 +409,24 @@ fn random_instructions(bench: &RandomBench) -> anyhow::Result<()> {
         crate::find_subject(subject)?;
     }
     let dir = tempfile::tempdir()?;
-    let (sequences, seed) = (bench.sequences.to_string(), bench.seed.to_string());
-    println!("random under callgrind: instructions of the whole run per sequence, seed {seed}, one thread");
-    println!("{:<22} {:>14} {:>16} {:>14}", "subject", "sequences", "instructions", "per sequence");
+    let seed = bench.seed.to_string();
+    println!("random under callgrind: instructions per sequence, seed {seed}, one thread");
+    println!("(margin: from a run with half the sequences to the whole one)");
+    println!("{:<22} {:>12} {:>16} {:>14} {:>12}", "subject", "sequences", "instructions", "per sequence", "margin");
     for subject in &subjects {
-        let run = ["random", subject, "--sequences", &sequences, "--seed", &seed, "--format", "json", "--no-isolation"];
-        let (summary, instructions) = callgrind::<RandomSummary>(dir.path(), &run)?;
-        let executed = summary.report.sequences;
-        println!(
-            "{subject:<22} {executed:>14} {instructions:>16} {:>14.0}",
-            instructions as f64 / executed.max(1) as f64
-        );
+        let run = |sequences: u64| {
+            let sequences = sequences.to_string();
+            let args =
+                ["random", subject, "--sequences", &sequences, "--seed", &seed, "--format", "json", "--no-isolation"];
+            callgrind::<RandomSummary>(dir.path(), &args)
+                .map(|(summary, instructions)| (summary.report.sequences, instructions))
+        };
+        let (half, half_instructions) = run(bench.sequences / 2)?;
+        let (executed, instructions) = run(bench.sequences)?;
+        let per_sequence = instructions as f64 / executed.max(1) as f64;
+        let margin =
+            instructions.saturating_sub(half_instructions) as f64 / executed.saturating_sub(half).max(1) as f64;
+        println!("{subject:<22} {executed:>12} {instructions:>16} {per_sequence:>14.0} {margin:>12.0}");
         std::io::stdout().flush()?;
     }
     Ok(())

@@ -822,6 +822,7 @@ mod tests {
     struct Shared {
         first: Option<std::rc::Rc<std::cell::RefCell<Shared>>>,
         second: Option<std::rc::Rc<std::cell::RefCell<Shared>>>,
+        back: std::rc::Weak<std::cell::RefCell<Shared>>,
         painted: Painted,
         name: String,
         pair: (u8, Option<bool>),
@@ -843,6 +844,7 @@ mod tests {
         let shared = |key, name: &str| Shared {
             first: None,
             second: None,
+            back: std::rc::Weak::new(),
             painted: painted(key),
             name: name.into(),
             pair: (7, Some(true)),
@@ -853,6 +855,11 @@ mod tests {
         outer.second = Some(inner.clone());
         // A cycle through the inner value, and one through a second.
         inner.borrow_mut().first = Some(inner.clone());
+        // A weak link back, and one dead.
+        inner.borrow_mut().back = Rc::downgrade(&inner);
+        let dead = Rc::new(RefCell::new(shared(5, "dead")));
+        outer.back = Rc::downgrade(&dead);
+        drop(dead);
         for limit in [None, Some(1), Some(2), Some(3)] {
             let mut lin = Linearizer::new(limit).collections(Some(1));
             let walked = lin.linearize(&outer).map(<[Token]>::to_vec);

@@ -403,6 +403,12 @@ where
             Some(strong) => strong.visit(visitor),
         }
     }
+    fn visit_static<V: StaticVisitor>(&self, walk: &mut V) {
+        match self.upgrade() {
+            None => walk.null(),
+            Some(strong) => strong.visit_static(walk),
+        }
+    }
     fn collect_classes(schema: &mut Schema) {
         <Rc<T>>::collect_classes(schema);
     }

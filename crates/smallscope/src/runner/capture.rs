@@ -84,8 +84,8 @@ fn install_hook() {
 pub fn run_captured<R>(code: UserCode, f: impl FnOnce() -> R) -> Result<R, Outcome> {
     install_hook();
     let was = CAPTURING.with(|c| c.replace(true));
-    let state = flight::enter(code);
     let allocated = memory::allocated();
+    let state = flight::enter(code, allocated);
     // A trace is of the calls: checks and copies between them are not theirs.
     let result = match code.during {
         During::Call => panic::catch_unwind(AssertUnwindSafe(f)),

@@ -334,12 +334,13 @@ pub fn set_print(print: u128) {
     });
 }
 
-/// Marks the current thread as in `code`; returns the state to restore.
+/// Marks the current thread as in `code`, which begins with `allocated`
+/// bytes allocated; returns the state to restore.
 #[inline]
-pub(crate) fn enter(code: UserCode) -> u64 {
+pub(crate) fn enter(code: UserCode, allocated: u64) -> u64 {
     with_slot(|words| {
         words[SERIAL].store(words[SERIAL].load(Relaxed).wrapping_add(1), Relaxed);
-        words[ALLOCATED].store(super::memory::allocated(), Relaxed);
+        words[ALLOCATED].store(allocated, Relaxed);
         // Only this thread writes its claimed slot's state: no swap needed.
         let previous = words[STATE].load(Relaxed);
         words[STATE].store(code.state(), Relaxed);
@@ -465,7 +466,7 @@ mod tests {
                 .spawn(|| {
                     let _binding = flight.bind().expect("a free slot");
                     position(Address { run: 1, input: 7, detail: 2 });
-                    let before = enter(UserCode::call(3));
+                    let before = enter(UserCode::call(3), 0);
                     let inside = flight.claimed();
                     exit(before);
                     (inside, flight.claimed())
