@@ -77,10 +77,10 @@ pub struct KoratBench {
     /// `valgrind`), which counts the same on a busy machine.
     #[arg(long)]
     pub instructions: bool,
-    /// Only the hand-written binary-tree search at this scope, as JSON (what
+    /// Only the hand-written search of SUBJECT:SCOPE, as JSON (what
     /// --instructions runs under callgrind for its `by hand` rows).
-    #[arg(long, hide = true)]
-    pub by_hand: Option<u32>,
+    #[arg(long, hide = true, value_name = "SUBJECT:SCOPE")]
+    pub by_hand: Option<String>,
 }
 
 #[derive(clap::Args)]

@@ -27,11 +27,12 @@ use std::process::Command;
 
 use anyhow::{bail, Context as _};
 use smallscope_args::bench::{BeapiBench, BenchArgs, BenchKind, IsolationBench, KoratBench, RandomBench};
+use smallscope_subjects::korat::by_hand::Counts as KoratCounts;
 
 use crate::bench_child::measure;
 use crate::summary::{BeapiSummary, KoratSummary, RandomSummary};
 
-/// What a hand-written search (Korat's binary-tree, BEAPI's bst) counted, and its time.
+/// What a hand-written search (Korat's binary-tree, search-tree and heap-array, BEAPI's bst) counted, and its time.
 #[derive(serde::Serialize, serde::Deserialize)]
 struct ByHand {
     explored: u64,
@@ -39,12 +40,32 @@ struct ByHand {
     seconds: f64,
 }
 
-/// Runs the hand-written binary-tree search (the floor the engine is
-/// measured against) at `scope`.
-fn by_hand(scope: u32) -> Result<ByHand, crate::BadInput> {
-    use smallscope_subjects::korat::binary_tree_by_hand::{search, MAX_SCOPE};
-    if scope as usize > MAX_SCOPE {
-        return Err(crate::BadInput(format!("the hand-written search goes up to scope {MAX_SCOPE}, not {scope}")));
+/// A hand-written Korat search of one model, and its largest scope.
+struct KoratFloor {
+    search: fn(usize) -> KoratCounts,
+    max_scope: usize,
+}
+
+/// The hand-written Korat search of `subject`'s model, if there is one.
+fn korat_by_hand(subject: &str) -> Option<KoratFloor> {
+    use smallscope_subjects::korat::by_hand::{binary_tree, heap_array, search_tree, MAX_SCOPE};
+    let (search, max_scope): (fn(usize) -> KoratCounts, usize) = match subject {
+        "binary-tree" => (binary_tree::search, MAX_SCOPE),
+        "search-tree" => (search_tree::search, MAX_SCOPE),
+        "heap-array" => (heap_array::search, usize::MAX),
+        _ => return None,
+    };
+    Some(KoratFloor { search, max_scope })
+}
+
+/// Runs the hand-written Korat search of `subject` (the floor the engine
+/// is measured against) at `scope`.
+fn by_hand(subject: &str, scope: u32) -> Result<ByHand, crate::BadInput> {
+    let Some(KoratFloor { search, max_scope }) = korat_by_hand(subject) else {
+        return Err(crate::BadInput(format!("no hand-written search of `{subject}`")));
+    };
+    if scope as usize > max_scope {
+        return Err(crate::BadInput(format!("the hand-written search goes up to scope {max_scope}, not {scope}")));
     }
     let started = std::time::Instant::now();
     let counts = search(scope as usize);
@@ -60,7 +81,7 @@ fn bst_by_hand(scope: u32) -> ByHand {
 
 /// Whether a row of `subject` at `scope` is followed by the hand-written search's.
 fn has_by_hand_row(subject: &str, scope: u32) -> bool {
-    subject == "binary-tree" && scope as usize <= smallscope_subjects::korat::binary_tree_by_hand::MAX_SCOPE
+    korat_by_hand(subject).is_some_and(|floor| scope as usize <= floor.max_scope)
 }
 
 /// Korat 1.0 on JDK 17, one thread, on the machine type CI runs on:
@@ -242,13 +263,14 @@ fn parse_run(item: &str) -> Result<(String, std::ops::RangeInclusive<u32>), crat
 
 fn korat_table(bench: &KoratBench) -> anyhow::Result<()> {
     use smallscope::korat::{find_korat_subject, search_parallel, SearchOptions};
-    if let Some(scope) = bench.by_hand {
-        println!("{}", serde_json::to_string(&by_hand(scope)?)?);
+    if let Some(run) = &bench.by_hand {
+        let (subject, scopes) = parse_run(run)?;
+        println!("{}", serde_json::to_string(&by_hand(&subject, *scopes.end())?)?);
         return Ok(());
     }
-    let defaults = match bench.instructions {
-        true => ["binary-tree:10", "search-tree:8", "red-black-tree:9", "sorted-list:10"],
-        false => ["binary-tree:13", "search-tree:9", "red-black-tree:10", "sorted-list:12"],
+    let defaults: &[&str] = match bench.instructions {
+        true => &KORAT_INSTRUCTION_RUNS,
+        false => &["binary-tree:13", "search-tree:9", "red-black-tree:10", "sorted-list:12"],
     };
     let items: Vec<String> = match bench.runs.is_empty() {
         true => defaults.iter().map(|d| d.to_string()).collect(),
@@ -277,7 +299,7 @@ fn korat_table(bench: &KoratBench) -> anyhow::Result<()> {
                 search_parallel::<_, ()>(space, invariants.as_ref(), SearchOptions::default(), bench.threads, |_| None);
             korat_row(&subject, false, scope, stats.found, stats.explored, stats.seconds)?;
             if has_by_hand_row(&subject, scope) {
-                let floor = by_hand(scope)?;
+                let floor = by_hand(&subject, scope)?;
                 korat_row(&subject, true, scope, floor.found, floor.explored, floor.seconds)?;
             }
         }
@@ -306,6 +328,31 @@ fn korat_row(subject: &str, by_hand: bool, scope: u32, found: u64, explored: u64
     Ok(())
 }
 
+/// The scope of each Korat subject's instruction count: 10^5 to 10^6
+/// candidates (the four of the Korat 1.0 table at the scopes measured
+/// before), a minute or two under callgrind.
+const KORAT_INSTRUCTION_RUNS: [&str; 19] = [
+    "avl:8",
+    "binary-tree:10",
+    "binheap:6",
+    "binomial-heap:7",
+    "bst:7",
+    "disj-set:5",
+    "dll:6",
+    "doubly-linked-list:10",
+    "fibonacci-heap:5",
+    "heap-array:7",
+    "list-as-set:6",
+    "ncl:6",
+    "rbt:8",
+    "red-black-tree:9",
+    "search-tree:8",
+    "search-tree-delete:5",
+    "singly-linked-list:9",
+    "sll:6",
+    "sorted-list:10",
+];
+
 /// Instructions per explored candidate, counted by callgrind over a whole
 /// `smallscope korat` run in one process and one thread, and over the
 /// hand-written search for binary-tree rows.
@@ -320,7 +367,15 @@ fn korat_instructions(runs: &[(String, std::ops::RangeInclusive<u32>)]) -> anyho
             let (summary, instructions) = callgrind::<KoratSummary>(dir.path(), &engine)?;
             instructions_row(&row_label(subject, false), scope, summary.report.explored, instructions)?;
             if has_by_hand_row(subject, scope) {
-                let (floor, instructions) = callgrind::<ByHand>(dir.path(), &["bench", "korat", "--by-hand", &n])?;
+                let run = format!("{subject}:{n}");
+                let (floor, instructions) = callgrind::<ByHand>(dir.path(), &["bench", "korat", "--by-hand", &run])?;
+                if floor.explored != summary.report.explored {
+                    bail!(
+                        "the hand-written {subject} search explored {}, the engine {}",
+                        floor.explored,
+                        summary.report.explored
+                    );
+                }
                 instructions_row(&row_label(subject, true), scope, floor.explored, instructions)?;
             }
         }
@@ -719,15 +774,27 @@ fn isolation_table(bench: &IsolationBench) -> anyhow::Result<()> {
 
 #[cfg(test)]
 mod tests {
+    /// Every name has a row of `runs`, and every row parses.
+    fn assert_rows(runs: &[&str], names: impl IntoIterator<Item = &'static str>) {
+        let counted: Vec<&str> = runs.iter().map(|r| r.split(':').next().unwrap()).collect();
+        for name in names {
+            assert!(counted.contains(&name), "{name} has no row");
+        }
+        for run in runs {
+            super::parse_run(run).unwrap();
+        }
+    }
+
     /// `bench beapi --instructions` counts every built-in BEAPI subject.
     #[test]
     fn the_instruction_table_has_every_beapi_subject() {
-        let counted: Vec<&str> = super::BEAPI_INSTRUCTION_RUNS.iter().map(|r| r.split(':').next().unwrap()).collect();
-        for registration in smallscope::api::registered_subjects() {
-            assert!(counted.contains(&registration.name), "{} has no row", registration.name);
-        }
-        for run in super::BEAPI_INSTRUCTION_RUNS {
-            super::parse_run(run).unwrap();
-        }
+        assert_rows(&super::BEAPI_INSTRUCTION_RUNS, smallscope::api::registered_subjects().iter().map(|r| r.name));
+    }
+
+    /// `bench korat --instructions` counts every built-in Korat subject.
+    #[test]
+    fn the_instruction_table_has_every_korat_subject() {
+        let names = smallscope::compare::registered_korat_subjects().into_iter().map(|r| r.name);
+        assert_rows(&super::KORAT_INSTRUCTION_RUNS, names);
     }
 }

@@ -226,9 +226,11 @@ fn the_korat_bench_prints_the_engine_and_the_hand_written_floor_on_the_same_cand
     assert_eq!(rows[0][2], "132");
     assert_eq!(rows[2][2], "429");
     assert_eq!(rows[4][0], "sorted-list");
-    // The hand-written search has a fixed range.
-    let refusal = refused_in_one_line(&["bench", "korat", "--by-hand", "65"]);
+    // The hand-written searches have a fixed range, and a few models.
+    let refusal = refused_in_one_line(&["bench", "korat", "--by-hand", "binary-tree:65"]);
     assert!(refusal.contains("64"), "{refusal}");
+    let refusal = refused_in_one_line(&["bench", "korat", "--by-hand", "avl:3"]);
+    assert!(refusal.contains("no hand-written search of `avl`"), "{refusal}");
 }
 
 /// A refusal in one line that names `needle`.

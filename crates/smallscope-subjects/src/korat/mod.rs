@@ -2,8 +2,8 @@
 //! Each keeps the original's field read order, on which explored counts depend.
 
 pub mod binary_tree;
-pub mod binary_tree_by_hand;
 pub mod binomial_heap;
+pub mod by_hand;
 pub mod compare_lists;
 pub mod compare_models;
 pub mod compare_trees;

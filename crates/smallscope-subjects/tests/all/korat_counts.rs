@@ -21,13 +21,27 @@ fn binary_trees_match_korat_and_catalan() {
 }
 
 #[test]
-fn the_hand_written_binary_tree_search_explores_the_engines_candidates() {
-    use smallscope_subjects::korat::binary_tree_by_hand;
+fn the_hand_written_searches_explore_the_engines_candidates() {
+    use smallscope_subjects::korat::by_hand;
+    use smallscope_subjects::korat::heap_array::{self, HeapArray};
+    use smallscope_subjects::korat::search_tree::{self, SearchTree};
     for n in 0..=8 {
         let stats = korat::run::<BinaryTree>(n, korat::from_fn::<BinaryTree>(binary_tree::rep_ok)).unwrap();
-        let by_hand = binary_tree_by_hand::search(n as usize);
-        assert_eq!((by_hand.found, by_hand.explored), (stats.found, stats.explored), "n = {n}");
+        let by_hand = by_hand::binary_tree::search(n as usize);
+        assert_eq!((by_hand.found, by_hand.explored), (stats.found, stats.explored), "binary-tree, n = {n}");
         assert_eq!(by_hand.found, catalan(n as u64), "n = {n}");
+    }
+    for n in 0..=6 {
+        let stats = korat::run::<SearchTree>(n, korat::from_fn::<SearchTree>(search_tree::rep_ok)).unwrap();
+        let by_hand = by_hand::search_tree::search(n as usize);
+        assert_eq!((by_hand.found, by_hand.explored), (stats.found, stats.explored), "search-tree, n = {n}");
+        // One key order per shape.
+        assert_eq!(by_hand.found, catalan(n as u64), "n = {n}");
+    }
+    for n in 0..=6 {
+        let stats = korat::run::<HeapArray>(n, korat::from_fn::<HeapArray>(heap_array::rep_ok)).unwrap();
+        let by_hand = by_hand::heap_array::search(n as usize);
+        assert_eq!((by_hand.found, by_hand.explored), (stats.found, stats.explored), "heap-array, n = {n}");
     }
 }
 

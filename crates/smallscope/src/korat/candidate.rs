@@ -45,6 +45,9 @@ struct SlotState {
     decoded: u64,
     /// `seen == generation`: the slot was read in this run.
     seen: Cell<u32>,
+    /// The value index (as in `Candidate::values`), beside `seen` for the
+    /// read log: no second array to load from on a first read.
+    value: u32,
 }
 
 /// A null reference, decoded.
@@ -55,7 +58,7 @@ impl Candidate {
     pub fn new(space: Arc<Space>) -> Self {
         let n = space.slots.len();
         let mut candidate = Candidate {
-            slots: vec![SlotState { decoded: 0, seen: Cell::new(0) }; n].into(),
+            slots: vec![SlotState { decoded: 0, seen: Cell::new(0), value: 0 }; n].into(),
             values: vec![0; n],
             codes: space.codes.clone().into(),
             value_table: space.value_table.clone().into(),
@@ -89,7 +92,9 @@ impl Candidate {
     pub(super) fn set(&mut self, slot: usize, index: u32) {
         self.values[slot] = index;
         let code = &self.codes[slot];
-        self.slots[slot].decoded = match code.is_ref {
+        let state = &mut self.slots[slot];
+        state.value = index;
+        state.decoded = match code.is_ref {
             true => match index.checked_sub(code.first) {
                 Some(object) => (u64::from(code.base + object * code.stride) << 32) | u64::from(code.first_id + object),
                 None => NULL,
@@ -162,7 +167,7 @@ impl Candidate {
         let generation = self.generation.get();
         if state.seen.get() != generation {
             state.seen.set(generation);
-            self.log.push(slot as u32, self.values[slot]);
+            self.log.push(slot as u32, state.value);
         }
         state
     }
