@@ -40,6 +40,15 @@ struct ByHand {
     seconds: f64,
 }
 
+impl ByHand {
+    /// Runs `search`, which returns what it explored and found, and times it.
+    fn timed(search: impl FnOnce() -> (u64, u64)) -> Self {
+        let started = std::time::Instant::now();
+        let (explored, found) = search();
+        ByHand { explored, found, seconds: started.elapsed().as_secs_f64() }
+    }
+}
+
 /// A hand-written Korat search of one model, and its largest scope.
 struct KoratFloor {
     search: fn(usize) -> KoratCounts,
@@ -67,16 +76,18 @@ fn by_hand(subject: &str, scope: u32) -> Result<ByHand, crate::BadInput> {
     if scope as usize > max_scope {
         return Err(crate::BadInput(format!("the hand-written search goes up to scope {max_scope}, not {scope}")));
     }
-    let started = std::time::Instant::now();
-    let counts = search(scope as usize);
-    Ok(ByHand { explored: counts.explored, found: counts.found, seconds: started.elapsed().as_secs_f64() })
+    Ok(ByHand::timed(|| {
+        let counts = search(scope as usize);
+        (counts.explored, counts.found)
+    }))
 }
 
 /// Runs the hand-written BEAPI search of bst (`new`, `add`) at `scope`.
 fn bst_by_hand(scope: u32) -> ByHand {
-    let started = std::time::Instant::now();
-    let counts = smallscope_subjects::bst::by_hand::search(scope);
-    ByHand { explored: counts.explored, found: counts.structures, seconds: started.elapsed().as_secs_f64() }
+    ByHand::timed(|| {
+        let counts = smallscope_subjects::bst::by_hand::search(scope);
+        (counts.explored, counts.structures)
+    })
 }
 
 /// Whether a row of `subject` at `scope` is followed by the hand-written search's.

@@ -7,9 +7,8 @@
 //! one key of `0..scope`, write the canonical form (the engine's tokens, by
 //! a walk that knows the two types), take its 128-bit xxh3 fingerprint
 //! (the engine's function), and keep the clone, after `rep_ok`, if the
-//! fingerprint is new. The
-//! subject's own `Clone`, `add`, `rep_ok` and `Drop` run, in the
-//! engine's order, so the counts are the engine's.
+//! fingerprint is new. The subject's own `Clone`, `add`, `rep_ok` and
+//! `Drop` run, in the engine's order, so the counts are the engine's.
 
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};

@@ -8,8 +8,8 @@
 
 use std::io::Write;
 
-use super::{Rebuild, StructureFound};
-use crate::sequence::{Literal, Output, StepArg};
+use super::{Fingerprint, Rebuild, StructureFound};
+use crate::sequence::{Literal, Output, Step, StepArg};
 
 /// Writes `structure`'s line (without the newline), or returns `None`,
 /// writing nothing, when the event is not one this writer knows.
@@ -33,74 +33,71 @@ pub(super) fn write<W: Write + ?Sized>(structure: &StructureFound, out: &mut W) 
     if !step.args.iter().all(plain) {
         return None;
     }
-    let mut line = Vec::with_capacity(160);
+    Some(write_step(*index, *level, *fingerprint, step, *variant, out))
+}
+
+/// The line of a structure whose step [`write`] checked.
+fn write_step<W: Write + ?Sized>(
+    index: u64,
+    level: Option<u32>,
+    fingerprint: Option<Fingerprint>,
+    step: &Step,
+    variant: bool,
+    out: &mut W,
+) -> std::io::Result<()> {
     let mut number = itoa::Buffer::new();
-    line.extend_from_slice(b"{\"event\":\"structure\",\"index\":");
-    line.extend_from_slice(number.format(*index).as_bytes());
+    out.write_all(b"{\"event\":\"structure\",\"index\":")?;
+    out.write_all(number.format(index).as_bytes())?;
     if let Some(level) = level {
-        line.extend_from_slice(b",\"level\":");
-        line.extend_from_slice(number.format(*level).as_bytes());
+        out.write_all(b",\"level\":")?;
+        out.write_all(number.format(level).as_bytes())?;
     }
     if let Some(fingerprint) = fingerprint {
-        line.extend_from_slice(b",\"fingerprint\":\"");
-        line.extend_from_slice(&fingerprint.hex());
-        line.push(b'"');
+        out.write_all(b",\"fingerprint\":\"")?;
+        out.write_all(&fingerprint.hex())?;
+        out.write_all(b"\"")?;
     }
-    line.extend_from_slice(b",\"rebuild\":{\"step\":{\"op\":");
-    line.extend_from_slice(number.format(step.op).as_bytes());
-    line.extend_from_slice(b",\"args\":[");
+    out.write_all(b",\"rebuild\":{\"step\":{\"op\":")?;
+    out.write_all(number.format(step.op).as_bytes())?;
+    out.write_all(b",\"args\":[")?;
     for (k, arg) in step.args.iter().enumerate() {
         if k > 0 {
-            line.push(b',');
+            out.write_all(b",")?;
         }
-        match arg {
-            StepArg::Structure(n) => {
-                line.extend_from_slice(b"{\"structure\":");
-                line.extend_from_slice(number.format(*n).as_bytes());
-                line.push(b'}');
-            }
-            StepArg::Handle(n) => {
-                line.extend_from_slice(b"{\"handle\":");
-                line.extend_from_slice(number.format(*n).as_bytes());
-                line.push(b'}');
-            }
-            StepArg::Literal(Literal::Int(v)) => {
-                line.extend_from_slice(b"{\"literal\":{\"int\":");
-                line.extend_from_slice(number.format(*v).as_bytes());
-                line.extend_from_slice(b"}}");
-            }
+        let (open, value, close): (&[u8], _, &[u8]) = match arg {
+            StepArg::Structure(n) => (b"{\"structure\":", number.format(*n), b"}"),
+            StepArg::Handle(n) => (b"{\"handle\":", number.format(*n), b"}"),
+            StepArg::Literal(Literal::Int(v)) => (b"{\"literal\":{\"int\":", number.format(*v), b"}}"),
             StepArg::Literal(Literal::Bool(v)) => {
-                line.extend_from_slice(if *v {
-                    b"{\"literal\":{\"bool\":true}}"
-                } else {
-                    b"{\"literal\":{\"bool\":false}}"
-                });
+                out.write_all(if *v { b"{\"literal\":{\"bool\":true}}" } else { b"{\"literal\":{\"bool\":false}}" })?;
+                continue;
             }
-            StepArg::Literal(_) => unreachable!("checked above"),
-        }
+            StepArg::Literal(_) => unreachable!("checked by `write`"),
+        };
+        out.write_all(open)?;
+        out.write_all(value.as_bytes())?;
+        out.write_all(close)?;
     }
-    line.extend_from_slice(b"],\"output\":");
+    out.write_all(b"],\"output\":")?;
     match step.output {
-        Output::Result => line.extend_from_slice(b"\"result\""),
+        Output::Result => out.write_all(b"\"result\"")?,
         Output::Param(slot) => {
-            line.extend_from_slice(b"{\"param\":");
-            line.extend_from_slice(number.format(slot).as_bytes());
-            line.push(b'}');
+            out.write_all(b"{\"param\":")?;
+            out.write_all(number.format(slot).as_bytes())?;
+            out.write_all(b"}")?;
         }
     }
-    line.extend_from_slice(b"}}");
-    if *variant {
-        line.extend_from_slice(b",\"variant\":true");
+    out.write_all(b"}}")?;
+    if variant {
+        out.write_all(b",\"variant\":true")?;
     }
-    line.push(b'}');
-    Some(out.write_all(&line))
+    out.write_all(b"}")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::events::{Event, Fingerprint};
-    use crate::sequence::Step;
+    use crate::events::Event;
 
     /// A structure event with nothing but its step.
     fn plain(step: Step) -> StructureFound {
