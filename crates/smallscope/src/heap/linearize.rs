@@ -506,16 +506,23 @@ impl DfsState {
         }
     }
 
+    #[inline]
     fn remember(&mut self, addr: ObjectId, id: u32) {
         if self.ids.len() + 1 < SMALL_HEAP {
             self.ids.push((addr, id));
         } else {
-            if self.id_map.is_empty() {
-                self.id_map.extend(self.ids.iter().copied());
-            }
-            self.ids.push((addr, id));
-            self.id_map.insert(addr, id);
+            self.remember_in_map(addr, id);
         }
+    }
+
+    /// [`DfsState::remember`] once the heap is not small: the rare case, out of line.
+    #[inline(never)]
+    fn remember_in_map(&mut self, addr: ObjectId, id: u32) {
+        if self.id_map.is_empty() {
+            self.id_map.extend(self.ids.iter().copied());
+        }
+        self.ids.push((addr, id));
+        self.id_map.insert(addr, id);
     }
 
     /// Counts one more object of `class`; false once the limit is passed.

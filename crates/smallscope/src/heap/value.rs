@@ -56,73 +56,48 @@ pub trait HeapValue {
     }
 }
 
-macro_rules! signed {
-    ($($t:ty)*) => {$(
+/// A primitive field type, and the [`Prim`] it reports, to either walk.
+macro_rules! primitive {
+    ($($t:ty => |$value:ident| $prim:expr;)*) => {$(
         impl HeapValue for $t {
             fn visit(&self, visitor: &mut dyn Visitor) {
-                visitor.prim(Prim::Int(*self as i64));
+                let $value = self;
+                visitor.prim($prim);
             }
             #[inline]
             fn visit_static<V: StaticVisitor>(&self, walk: &mut V) {
-                walk.prim(Prim::Int(*self as i64));
+                let $value = self;
+                walk.prim($prim);
             }
         }
     )*};
 }
-signed!(i8 i16 i32 i64 isize u8 u16 u32);
 
-macro_rules! unsigned {
-    ($($t:ty)*) => {$(
-        impl HeapValue for $t {
-            fn visit(&self, visitor: &mut dyn Visitor) {
-                let wide = *self as u64;
-                visitor.prim(match i64::try_from(wide) {
-                    Ok(v) => Prim::Int(v),
-                    Err(_) => Prim::Uint(wide),
-                });
-            }
-        }
-    )*};
-}
-unsigned!(u64 usize);
-
-impl HeapValue for bool {
-    fn visit(&self, visitor: &mut dyn Visitor) {
-        visitor.prim(Prim::Bool(*self));
-    }
-    #[inline]
-    fn visit_static<V: StaticVisitor>(&self, walk: &mut V) {
-        walk.prim(Prim::Bool(*self));
-    }
+primitive! {
+    i8 => |v| Prim::Int(i64::from(*v));
+    i16 => |v| Prim::Int(i64::from(*v));
+    i32 => |v| Prim::Int(i64::from(*v));
+    i64 => |v| Prim::Int(*v);
+    isize => |v| Prim::Int(*v as i64);
+    u8 => |v| Prim::Int(i64::from(*v));
+    u16 => |v| Prim::Int(i64::from(*v));
+    u32 => |v| Prim::Int(i64::from(*v));
+    u64 => |v| unsigned(*v);
+    usize => |v| unsigned(*v as u64);
+    bool => |v| Prim::Bool(*v);
+    char => |v| Prim::Char(*v);
+    String => |v| Prim::Str(v);
+    &'static str => |v| Prim::Str(v);
+    f64 => |v| Prim::Float(v.to_bits());
+    f32 => |v| Prim::Float(f64::from(*v).to_bits());
 }
 
-impl HeapValue for char {
-    fn visit(&self, visitor: &mut dyn Visitor) {
-        visitor.prim(Prim::Char(*self));
-    }
-}
-
-impl HeapValue for String {
-    fn visit(&self, visitor: &mut dyn Visitor) {
-        visitor.prim(Prim::Str(self));
-    }
-}
-
-impl HeapValue for &'static str {
-    fn visit(&self, visitor: &mut dyn Visitor) {
-        visitor.prim(Prim::Str(self));
-    }
-}
-
-impl HeapValue for f64 {
-    fn visit(&self, visitor: &mut dyn Visitor) {
-        visitor.prim(Prim::Float(self.to_bits()));
-    }
-}
-
-impl HeapValue for f32 {
-    fn visit(&self, visitor: &mut dyn Visitor) {
-        visitor.prim(Prim::Float(f64::from(*self).to_bits()));
+/// An unsigned integer: as `Int` when it fits, so that `5u64` and `5i32` read alike.
+#[inline]
+fn unsigned(wide: u64) -> Prim<'static> {
+    match i64::try_from(wide) {
+        Ok(v) => Prim::Int(v),
+        Err(_) => Prim::Uint(wide),
     }
 }
 

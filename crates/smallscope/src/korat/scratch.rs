@@ -69,46 +69,55 @@ impl<T> Drop for ScratchVec<'_, T> {
 }
 
 /// A set of objects of a candidate, of any classes: a bit per object, in
-/// the set itself up to 256 objects, else in scratch memory. Cheaper than
-/// `Vec::contains` or a `HashSet` of views.
+/// the set itself for the first 256 objects, in scratch memory for the rest.
+/// Cheaper than `Vec::contains` or a `HashSet` of views.
 pub struct ObjectSet<'c> {
+    /// Objects `0..INLINE`: every insert into a candidate of at most 256
+    /// objects is one comparison and a bit, with no bounds check.
     small: [u64; SMALL_WORDS],
+    /// Objects from `INLINE` on, when the candidate has more.
     large: Option<ScratchVec<'c, u64>>,
 }
 
 const SMALL_WORDS: usize = 4;
 
+/// The objects whose bits live in [`ObjectSet::small`].
+const INLINE: usize = SMALL_WORDS * 64;
+
 impl<'c> ObjectSet<'c> {
     /// An empty set, for objects of the candidate `anchor` is a view of.
     #[inline]
     pub fn new(anchor: impl View<'c>) -> Self {
-        let words = (anchor.handle().candidate().space().objects as usize).div_ceil(64);
-        let large = (words > SMALL_WORDS).then(|| {
+        let objects = anchor.handle().candidate().space().objects as usize;
+        let large = (objects > INLINE).then(|| {
             let mut bits = ScratchVec::new(anchor);
-            bits.resize(words, 0);
+            bits.resize((objects - INLINE).div_ceil(64), 0);
             bits
         });
         ObjectSet { small: [0; SMALL_WORDS], large }
     }
 
+    /// The word holding `id`'s bit, and the bit.
     #[inline(always)]
-    fn words(&self) -> &[u64] {
-        match &self.large {
-            None => &self.small,
-            Some(bits) => bits,
+    fn word(&mut self, id: usize) -> (&mut u64, u64) {
+        let bit = 1u64 << (id % 64);
+        match id < INLINE {
+            true => (&mut self.small[id / 64], bit),
+            false => (self.large_word(id), bit),
         }
+    }
+
+    /// The word of an object past the inline ones: the rare case, out of line.
+    #[inline(never)]
+    fn large_word(&mut self, id: usize) -> &mut u64 {
+        let bits = self.large.as_mut().expect("an object past the inline words has scratch words");
+        &mut bits[(id - INLINE) / 64]
     }
 
     /// Adds `object`; false if it was in the set already.
     #[inline]
     pub fn insert(&mut self, object: impl View<'c>) -> bool {
-        let id = object.handle().id() as usize;
-        let words = match &mut self.large {
-            None => &mut self.small[..],
-            Some(bits) => &mut bits[..],
-        };
-        let word = &mut words[id / 64];
-        let bit = 1u64 << (id % 64);
+        let (word, bit) = self.word(object.handle().id() as usize);
         let new = *word & bit == 0;
         *word |= bit;
         new
@@ -117,16 +126,25 @@ impl<'c> ObjectSet<'c> {
     #[inline]
     pub fn contains(&self, object: impl View<'c>) -> bool {
         let id = object.handle().id() as usize;
-        self.words()[id / 64] & (1u64 << (id % 64)) != 0
+        let word = match id < INLINE {
+            true => self.small[id / 64],
+            false => self.large.as_ref().map_or(0, |bits| bits[(id - INLINE) / 64]),
+        };
+        word & (1u64 << (id % 64)) != 0
+    }
+
+    /// Every word of the set.
+    fn words(&self) -> impl Iterator<Item = &u64> {
+        self.small.iter().chain(self.large.iter().flat_map(|bits| bits.iter()))
     }
 
     /// How many objects the set holds.
     pub fn len(&self) -> usize {
-        self.words().iter().map(|w| w.count_ones() as usize).sum()
+        self.words().map(|w| w.count_ones() as usize).sum()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.words().iter().all(|&w| w == 0)
+        self.words().all(|&w| w == 0)
     }
 }
 
@@ -239,7 +257,7 @@ mod tests {
 
     #[test]
     fn object_sets_count_each_object_once_in_and_past_the_inline_words() {
-        for objects in [3, 255, 256, 300] {
+        for objects in [3, 255, 256, 257, 300, 600] {
             let candidate = chain(objects);
             let pool = Pool::root(&candidate);
             let mut set = ObjectSet::new(pool);

@@ -176,6 +176,22 @@ pub struct Executor<'a, T> {
     /// form passed them before (state matching, as in BEAPI): they would
     /// see an isomorphic heap. Replays leave it off and check everything.
     pub checked: Option<RefCell<CheckedStates>>,
+    /// The vectors each call fills, kept from one call to the next: a call
+    /// is a few hundred instructions, and each allocation and free about 80.
+    buffers: Cell<CallBuffers<T>>,
+}
+
+/// See [`Executor::buffers`]; all empty between calls.
+struct CallBuffers<T> {
+    args: Vec<Arg<T>>,
+    live: Vec<u32>,
+    single: Vec<(u32, Option<u128>)>,
+}
+
+impl<T> Default for CallBuffers<T> {
+    fn default() -> Self {
+        CallBuffers { args: Vec::new(), live: Vec::new(), single: Vec::new() }
+    }
 }
 
 /// States (canonical forms with omitted fields) whose values passed every one-value check.
@@ -187,6 +203,29 @@ pub struct CheckedStates {
     pub new_passed: Vec<u128>,
     /// The prints of the last call's touched values, for index pruning.
     pub last: Vec<TouchedPrint>,
+}
+
+/// The vectors a generator fills as it runs one sequence's calls, kept from
+/// one sequence to the next.
+#[derive(Default)]
+pub struct SequenceBuffers {
+    /// The variables the last call used or bound.
+    pub touched: Vec<u32>,
+    /// Those of every new call.
+    pub all_touched: Vec<u32>,
+    /// Integers the new calls returned.
+    pub returned_ints: Vec<i64>,
+    /// Canonical-form fingerprints of touched values, latest last.
+    pub prints: Vec<TouchedPrint>,
+}
+
+impl SequenceBuffers {
+    pub fn clear(&mut self) {
+        self.touched.clear();
+        self.all_touched.clear();
+        self.returned_ints.clear();
+        self.prints.clear();
+    }
 }
 
 /// A touched value's state fingerprint, and its size.
@@ -254,6 +293,7 @@ impl<'a, T> Executor<'a, T> {
             replays: Cell::new(0),
             run_base: 0,
             checked: None,
+            buffers: Cell::default(),
         }
     }
 
@@ -347,7 +387,8 @@ impl<T: Heap> Executor<'_, T> {
     ) -> CallResult {
         let op = &self.ops[usize::from(call.op)];
         touched.clear();
-        let mut args = Vec::with_capacity(call.operands.len());
+        let mut buffers = self.buffers.take();
+        let mut args = std::mem::take(&mut buffers.args);
         // Values shared with stored sequences, copied inside the captured
         // call: `Clone` is user code too, and a panic in it is a failure.
         let mut shared: Vec<(usize, Shared<T>)> = Vec::new();
@@ -396,11 +437,14 @@ impl<T: Heap> Executor<'_, T> {
             }
         }
         let outcome = run_captured(UserCode::call(call.op), || op.call(&mut args, render));
-        for (operand, arg) in call.operands.iter().zip(args) {
+        for (operand, arg) in call.operands.iter().zip(args.drain(..)) {
             if let (Operand::Var(v), Arg::Subject(value)) = (operand, arg) {
                 values[*v as usize] = Some(Arc::new(SafeDrop::new(value)));
             }
         }
+        // An early return leaves the buffers to the allocator: the rare paths.
+        buffers.args = args;
+        self.buffers.set(buffers);
         let (int, rendered) = match outcome {
             Err(Outcome::AssumeFailed(_)) | Ok(Returned::Misuse(_)) => return CallResult::Illegal,
             Err(Outcome::Panicked(info)) => {
@@ -452,18 +496,21 @@ impl<T: Heap> Executor<'_, T> {
         }
         // The values at hand: the touched ones and the most recent others,
         // so that checking pairs and triples stays cheap in long sequences.
-        let mut live: Vec<u32> = (0..values.len() as u32)
-            .rev()
-            .filter(|&v| values[v as usize].is_some() && !touched.contains(&v))
-            .take(VALUES_AT_HAND)
-            .collect();
+        let mut buffers = self.buffers.take();
+        let mut live = std::mem::take(&mut buffers.live);
+        live.extend(
+            (0..values.len() as u32)
+                .rev()
+                .filter(|&v| values[v as usize].is_some() && !touched.contains(&v))
+                .take(VALUES_AT_HAND),
+        );
         live.extend_from_slice(touched);
         live.sort_unstable();
         let value = |v: u32| -> &T { values[v as usize].as_deref().expect("live") };
         // The touched values the one-value checks still have to see, with
         // their canonical print when checks are memoized: a print that
         // passed before is not checked again.
-        let mut single: Vec<(u32, Option<u128>)> = Vec::with_capacity(touched.len());
+        let mut single = std::mem::take(&mut buffers.single);
         match &self.checked {
             None => single.extend(touched.iter().map(|&t| (t, None))),
             Some(checked) => {
@@ -485,13 +532,16 @@ impl<T: Heap> Executor<'_, T> {
         if failure.is_none() {
             if let Some(checked) = &self.checked {
                 let mut checked = checked.borrow_mut();
-                for print in single.into_iter().filter_map(|(_, print)| print) {
+                for print in single.iter().filter_map(|&(_, print)| print) {
                     if checked.passed.insert(print) {
                         checked.new_passed.push(print);
                     }
                 }
             }
         }
+        live.clear();
+        single.clear();
+        self.buffers.set(CallBuffers { live, single, ..buffers });
         failure
     }
 

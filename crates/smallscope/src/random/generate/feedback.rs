@@ -6,7 +6,7 @@ use super::{failure_event, stage, Component, Generator, Group, OrdKey, Sampled, 
 use crate::api::ReturnKind;
 use crate::events::{During, Event, Note};
 use crate::heap::{shallow_clone_note, Heap};
-use crate::random::execute::{Broken, CallResult, Handles, Shared, TouchedPrint, Values, KILLS_TO_SWITCH_OFF};
+use crate::random::execute::{Broken, CallResult, Handles, SequenceBuffers, Shared, Values, KILLS_TO_SWITCH_OFF};
 use crate::random::sequence::Sequence;
 use crate::random::IndexPruning;
 use crate::runner::{run_captured, UserCode};
@@ -18,15 +18,19 @@ use std::sync::Arc;
 impl<'a, T: Heap> Generator<'a, T> {
     /// Runs the new calls of `seq` and files the result.
     pub(super) fn execute(&mut self, parts: &[usize], seq: Arc<Sequence>) {
+        let mut buffers = std::mem::take(&mut self.sequence_buffers);
+        self.execute_with(parts, seq, &mut buffers);
+        buffers.clear();
+        self.sequence_buffers = buffers;
+    }
+
+    /// [`Generator::execute`], in `buffers`.
+    fn execute_with(&mut self, parts: &[usize], seq: Arc<Sequence>, buffers: &mut SequenceBuffers) {
         self.exec.locate(stage::GENERATE, self.counts.explored);
         let edges_before = crate::edges::covered();
         let mut values: Values<T>;
-        let mut touched = Vec::new();
-        let mut all_touched: Vec<u32> = Vec::new();
-        let mut returned_ints = Vec::new();
+        let SequenceBuffers { touched, all_touched, returned_ints, prints } = buffers;
         let mut observes = false;
-        // Canonical-form fingerprints of touched values, latest last.
-        let mut prints: Vec<TouchedPrint> = Vec::new();
         let new_calls = seq.own_calls();
         let replayed;
         let mut handles: Handles;
@@ -49,7 +53,7 @@ impl<'a, T: Heap> Generator<'a, T> {
                 self.step_past(killed, &seq, skipped + index);
                 return;
             }
-            let result = self.exec.call(&mut values, &mut handles, call, skipped + index, false, &mut touched);
+            let result = self.exec.call(&mut values, &mut handles, call, skipped + index, false, touched);
             if let Some(first) = self.exec.killed_at(skipped + index, false) {
                 // It returned this time: confirmed it is not.
                 self.counts.failing += 1;
@@ -60,7 +64,7 @@ impl<'a, T: Heap> Generator<'a, T> {
             match result {
                 CallResult::Ok { int, .. } => {
                     if index >= first_new {
-                        all_touched.extend_from_slice(&touched);
+                        all_touched.extend_from_slice(touched);
                         if let Some(checked) = &self.exec.checked {
                             prints.extend_from_slice(&checked.borrow().last);
                         }
@@ -84,7 +88,7 @@ impl<'a, T: Heap> Generator<'a, T> {
                 }
             }
         }
-        for v in returned_ints {
+        for &v in returned_ints.iter() {
             if v.abs() <= self.config.large_int_limit && self.int_seen.insert(v) {
                 self.ints.push(v);
                 self.added.ints.push(v);
@@ -99,11 +103,11 @@ impl<'a, T: Heap> Generator<'a, T> {
         // A sequence that took a new edge of the crate is worth extending
         // even when its values were seen: the code went somewhere new.
         let new_edge = self.config.edge_feedback && crate::edges::covered() > edges_before;
-        let reusable: Vec<u32> =
-            all_touched.into_iter().filter(|&v| values.get(v as usize).is_some_and(|x| x.is_some())).collect();
         let mut largest = 0;
-        let reusable: Vec<u32> = reusable
-            .into_iter()
+        let reusable: Vec<u32> = all_touched
+            .iter()
+            .copied()
+            .filter(|&v| values.get(v as usize).is_some_and(|x| x.is_some()))
             .filter(|&v| {
                 let print = prints.iter().rev().find(|p| p.var == v);
                 let print = print.expect("a memoized executor fingerprints what it touches");

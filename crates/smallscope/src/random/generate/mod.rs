@@ -11,7 +11,7 @@ use rand::SeedableRng;
 use rand_xorshift::XorShiftRng;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::execute::{Broken, Executor, GroupKey, Handles, Shared, Values};
+use super::execute::{Broken, Executor, GroupKey, Handles, SequenceBuffers, Shared, Values};
 use super::journal::Delta;
 use super::sequence::Sequence;
 use super::{RandomConfig, Resume};
@@ -185,6 +185,7 @@ pub(super) struct Generator<'a, T> {
     /// the gains not emitted yet.
     edges_seen: u64,
     edge_gains: Vec<EdgeGain>,
+    sequence_buffers: SequenceBuffers,
 }
 
 impl<'a, T: Heap> Generator<'a, T> {
@@ -234,6 +235,7 @@ impl<'a, T: Heap> Generator<'a, T> {
             others,
             edges_seen: 0,
             edge_gains: Vec::new(),
+            sequence_buffers: Default::default(),
         }
     }
 
