@@ -116,29 +116,32 @@ mod underlying {
         align <= MIN_ALIGN && align <= size
     }
 
-    /// SAFETY (all four): as [`std::alloc::GlobalAlloc`]'s methods.
-    pub unsafe fn alloc(layout: Layout) -> *mut u8 {
+    /// mimalloc's entry points of one kind: plain, and with an alignment.
+    type Plain = unsafe extern "C" fn(usize) -> *mut c_void;
+    type Aligned = unsafe extern "C" fn(usize, usize) -> *mut c_void;
+
+    /// A block for `layout` from `plain` when every block of its size has
+    /// the alignment, else from `aligned`.
+    ///
+    /// SAFETY (this and the four below): as [`std::alloc::GlobalAlloc`]'s methods.
+    #[inline(always)]
+    unsafe fn block(layout: Layout, plain_entry: Plain, aligned_entry: Aligned) -> *mut u8 {
         let (size, align) = (layout.size(), layout.align());
-        (unsafe {
-            if plain(align, size) {
-                mi_malloc(size)
-            } else {
-                mi_malloc_aligned(size, align)
+        let block = unsafe {
+            match plain(align, size) {
+                true => plain_entry(size),
+                false => aligned_entry(size, align),
             }
-        })
-        .cast()
+        };
+        block.cast()
+    }
+
+    pub unsafe fn alloc(layout: Layout) -> *mut u8 {
+        unsafe { block(layout, mi_malloc, mi_malloc_aligned) }
     }
 
     pub unsafe fn alloc_zeroed(layout: Layout) -> *mut u8 {
-        let (size, align) = (layout.size(), layout.align());
-        (unsafe {
-            if plain(align, size) {
-                mi_zalloc(size)
-            } else {
-                mi_zalloc_aligned(size, align)
-            }
-        })
-        .cast()
+        unsafe { block(layout, mi_zalloc, mi_zalloc_aligned) }
     }
 
     pub unsafe fn dealloc(ptr: *mut u8) {

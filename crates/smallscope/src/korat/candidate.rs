@@ -200,8 +200,14 @@ impl Candidate {
     pub fn peek_value(&self, slot: usize) -> i64 {
         match self.codes[slot].is_ref {
             true => i64::from(self.values[slot]),
-            false => self.slots[slot].decoded as i64,
+            false => self.peek_int(slot),
         }
+    }
+
+    /// [`Self::peek_value`] of a slot known to hold a value, not a reference.
+    #[inline]
+    fn peek_int(&self, slot: usize) -> i64 {
+        self.slots[slot].decoded as i64
     }
 }
 
@@ -449,8 +455,7 @@ impl<'c, E: FieldType> ArrayView<'c, E> {
     /// instructions of `heap-array`'s candidates.)
     #[inline]
     pub fn get(self, index: usize) -> E::Out<'c> {
-        let len = self.candidate.slots[self.slot].decoded as i64;
-        let len = len.max(0) as usize;
+        let len = self.candidate.peek_int(self.slot).max(0) as usize;
         if index >= len {
             out_of_bounds(index, len);
         }
