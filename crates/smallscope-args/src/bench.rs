@@ -22,6 +22,21 @@ pub enum BenchKind {
     Builders(BuildersBench),
     /// Field coverage suites: size and generation time per policy and scope (the field coverage paper's Tables II and III).
     Suites(SuitesBench),
+    /// Cluster mode: the same run on one process and on several over localhost, its speed-up.
+    Cluster(ClusterBench),
+}
+
+#[derive(clap::Args)]
+pub struct ClusterBench {
+    /// Runs of each command in each mode, alternated (the median is reported).
+    #[arg(long, default_value_t = 3)]
+    pub runs: usize,
+    /// Processes of the cluster, each with one worker, on this host.
+    #[arg(long, default_value_t = 2)]
+    pub processes: usize,
+    /// Korat runs, `subject:scope`, separated by commas.
+    #[arg(long, value_delimiter = ',', default_value = "binary-tree:13")]
+    pub korat: Vec<String>,
 }
 
 #[derive(clap::Args)]

@@ -15,6 +15,7 @@ pub mod beapi;
 pub mod bench;
 pub mod bounds;
 pub mod builders;
+pub mod cluster;
 pub mod compare;
 mod exit;
 pub mod korat;
@@ -48,6 +49,8 @@ pub struct Cli {
     /// allocation in the code under test ends the run.
     #[arg(long, global = true)]
     pub no_isolation: bool,
+    #[command(flatten)]
+    pub cluster: cluster::ClusterArgs,
     #[command(subcommand)]
     pub command: Command,
 }

@@ -145,6 +145,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         BenchKind::Isolation(bench) => return isolation_table(bench),
         BenchKind::Suites(bench) => return crate::suite_bench::run(bench),
         BenchKind::Builders(bench) => return crate::builders_bench::run(bench),
+        BenchKind::Cluster(bench) => return crate::cluster_bench::run(bench),
     };
     if let Some(scope) = bench.by_hand {
         println!("{}", serde_json::to_string(&bst_by_hand(scope))?);

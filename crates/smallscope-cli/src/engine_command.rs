@@ -97,11 +97,20 @@ pub trait EngineCommand: Sized {
 /// Runs `command` and reports its run: the skeleton every engine shares.
 pub fn run<C: EngineCommand>(command: C, options: &RunOptions) -> anyhow::Result<Exit> {
     let options = options.timed(command.time_limit());
-    let mut finished = crate::run::run(command.order(), &options)?;
+    let finished = crate::run::run(command.order(), &options)?;
+    report(command, finished, &options)
+}
+
+/// Summarizes a finished run, writes its files and prints it.
+pub fn report<C: EngineCommand>(
+    command: C,
+    mut finished: crate::run::Finished<FoldOf<C>>,
+    options: &RunOptions,
+) -> anyhow::Result<Exit> {
     let mut fold = std::mem::take(&mut finished.fold);
     let (run, engine_stop) = C::ended(&fold);
     if finished.stopped.is_none() {
-        command.follow_up(&mut fold, &options)?;
+        command.follow_up(&mut fold, options)?;
     }
     let stop = finished.stop(engine_stop);
     let facts = finished.facts(run, stop, command.replay(&fold));
@@ -118,12 +127,12 @@ pub fn run<C: EngineCommand>(command: C, options: &RunOptions) -> anyhow::Result
         return Ok(finished.exit(false));
     };
     let files = match command.args().run().out {
-        Some(_) => command.files(&summary, &fold, &options)?,
+        Some(_) => command.files(&summary, &fold, options)?,
         None => Vec::new(),
     };
     let summary = finished.write(command.args().run(), files, summary)?;
     if command.wants_tests(&fold) {
-        finished.write_more("tests", || command.write_tests(&summary, &fold, &options))?;
+        finished.write_more("tests", || command.write_tests(&summary, &fold, options))?;
     }
     match command.args().format() {
         Format::Json => print(serde_json::to_string(&summary)?)?,

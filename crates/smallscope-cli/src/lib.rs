@@ -47,6 +47,9 @@ mod bounds;
 #[cfg(feature = "builtin-subjects")]
 mod builders_bench;
 mod builders_command;
+mod cluster;
+#[cfg(feature = "builtin-subjects")]
+mod cluster_bench;
 mod compare_command;
 mod engine_command;
 mod guard;
@@ -192,6 +195,7 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
             resume: args.resume,
             structures: args.out.is_some(),
             time_limit: None,
+            cluster: cluster::Cluster::from_args(&cli.cluster)?,
         })
     };
     match &cli.command {
@@ -199,19 +203,30 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
         Command::Beapi(args) => {
             let options =
                 run::RunOptions { structures: args.run.out.is_some() || args.tests.any(), ..options(&args.run)? };
-            engine_command::run(BeapiCommand::new(args)?, &options)
+            engine(BeapiCommand::new(args)?, &options)
         }
-        Command::Korat(args) => engine_command::run(KoratCommand::new(args)?, &options(&args.run)?),
-        Command::Random(args) => engine_command::run(RandomCommand::new(args)?, &options(&args.run)?),
-        Command::Branch(args) => engine_command::run(RandomCommand::branch(args)?, &options(&args.run)?),
-        Command::Compare(args) => engine_command::run(CompareCommand::new(args)?, &options(&args.run)?),
-        Command::Builders(args) => engine_command::run(BuildersCommand::new(args)?, &options(&args.run)?),
+        Command::Korat(args) => engine(KoratCommand::new(args)?, &options(&args.run)?),
+        Command::Random(args) => engine(RandomCommand::new(args)?, &options(&args.run)?),
+        Command::Branch(args) => engine(RandomCommand::branch(args)?, &options(&args.run)?),
+        Command::Compare(args) => engine(CompareCommand::new(args)?, &options(&args.run)?),
+        Command::Builders(args) => engine(BuildersCommand::new(args)?, &options(&args.run)?),
         Command::Suite(args) => {
+            if cli.cluster.hostfile.is_some() {
+                return Err(BadInput("`suite` has no cluster mode yet: run it without --hostfile".into()).into());
+            }
             let run = RunArgs { out: None, resume: false, memory_limit_mb: args.memory_limit_mb };
             suite_command::run(args, &options(&run)?)
         }
         #[cfg(feature = "builtin-subjects")]
         Command::Bench(args) => bench::run(args).map(|()| Exit::Clean),
+    }
+}
+
+/// Runs an engine's command on this process, or as this process's part of a cluster.
+fn engine<C: engine_command::EngineCommand>(command: C, options: &run::RunOptions) -> anyhow::Result<Exit> {
+    match &options.cluster {
+        Some(cluster) => cluster::run(command, cluster, options),
+        None => engine_command::run(command, options),
     }
 }
 

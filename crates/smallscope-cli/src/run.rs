@@ -43,6 +43,8 @@ pub struct RunOptions {
     /// The whole run's time limit by the wall clock; the files get
     /// [`WRITING_GRACE`] more.
     pub time_limit: Option<Duration>,
+    /// This process's place in a cluster (`--hostfile`), if it is in one.
+    pub cluster: Option<crate::cluster::Cluster>,
 }
 
 impl RunOptions {
@@ -97,7 +99,8 @@ pub struct Finished<F> {
 /// without those that do not change what the run finds (so that a run can
 /// be resumed with more memory, another timeout or thread count).
 fn identity() -> Vec<String> {
-    const FREE: [&str; 6] = ["memory_limit_mb", "call_timeout", "threads", "format", "no_isolation", "resume"];
+    const FREE: [&str; 7] =
+        ["memory_limit_mb", "call_timeout", "threads", "workers", "format", "no_isolation", "resume"];
     let command = crate::command();
     let Ok(matches) = command.clone().try_get_matches_from(std::env::args_os()) else {
         return std::env::args().skip(1).collect();
@@ -149,8 +152,20 @@ pub fn run_observed<O: Order>(
     options: &RunOptions,
     observer: &mut dyn Observer,
 ) -> anyhow::Result<Finished<O::Fold>> {
-    let started = Instant::now();
     let job: Arc<dyn Job<Fold = O::Fold>> = order.job().map_err(BadInput::from)?;
+    run_job(order, job, options, observer)
+}
+
+/// [`run_observed`] with the job made already (a cluster's process 0
+/// joins what arrives instead of running the order's engine). `order` is
+/// still what the staging folder keeps and workers read.
+pub fn run_job<O: Order>(
+    order: &O,
+    job: Arc<dyn Job<Fold = O::Fold>>,
+    options: &RunOptions,
+    observer: &mut dyn Observer,
+) -> anyhow::Result<Finished<O::Fold>> {
+    let started = Instant::now();
     let mut staging = Staging::open(options.out.as_deref(), options.resume, &identity())?;
     // Workers read the run from the staging folder, not from a command line.
     staging.write_order(&order.clone().into())?;

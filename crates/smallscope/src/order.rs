@@ -26,7 +26,7 @@
 //! nothing below it names it.
 
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -34,10 +34,10 @@ use serde::{Deserialize, Serialize};
 use crate::beapi::{BeapiConfig, BeapiReport};
 use crate::builders::{IdentificationReport, IdentifySettings};
 use crate::compare::{find_comparison, CompareJob, CompareOptions, CompareSettings, ComparisonReport};
-use crate::events::Fold;
-use crate::korat::{find_korat_subject, KoratJob, KoratReport, KoratSettings};
+use crate::events::{Event, Fold};
+use crate::korat::{find_korat_subject, Arrivals, KoratJob, KoratReport, KoratSettings};
 use crate::random::{RandomConfig, RandomReport};
-use crate::runner::Job;
+use crate::runner::{Job, Share};
 use crate::ConfigError;
 
 /// Any engine's run, as data.
@@ -52,12 +52,27 @@ pub enum JobOrder {
 }
 
 /// An order of one engine: what its run folds into, and how to make the job.
-pub trait Order: Clone + Into<JobOrder> {
+pub trait Order: Clone + Into<JobOrder> + Send {
     type Fold: Fold + Clone + Send + 'static;
     /// The engine's job, in this process.
     fn job(&self) -> Result<Arc<dyn Job<Fold = Self::Fold>>, ConfigError>;
     /// The command that repeats the run, when the order came from one.
     fn command(&self) -> Option<&str>;
+    /// The run of one process of a cluster: `share` of the work on
+    /// `workers` threads, reported for process 0 to join; `None` when the
+    /// engine has no cluster mode.
+    fn share(&self, _share: Share, _workers: usize) -> Option<Self> {
+        None
+    }
+    /// Process 0's job in a cluster: it folds the shares' reports, arriving
+    /// as events on `arrivals`, into the run's events, as one process's run
+    /// would have made them.
+    fn joining(
+        &self,
+        _arrivals: mpsc::Receiver<Event>,
+    ) -> Result<Option<Arc<dyn Job<Fold = Self::Fold>>>, ConfigError> {
+        Ok(None)
+    }
 }
 
 /// A BEAPI run of the subject registered as `subject`.
@@ -129,6 +144,22 @@ impl Order for KoratOrder {
         self.command.as_deref()
     }
     fn job(&self) -> Result<Arc<dyn Job<Fold = KoratReport>>, ConfigError> {
+        Ok(Arc::new(self.korat_job()?))
+    }
+    fn share(&self, share: Share, workers: usize) -> Option<Self> {
+        let settings = KoratSettings { share: Some(share), threads: workers, ..self.settings.clone() };
+        Some(KoratOrder { settings, ..self.clone() })
+    }
+    fn joining(
+        &self,
+        arrivals: mpsc::Receiver<Event>,
+    ) -> Result<Option<Arc<dyn Job<Fold = KoratReport>>>, ConfigError> {
+        Ok(Some(Arc::new(self.korat_job()?.joining(Arrivals::new(arrivals)))))
+    }
+}
+
+impl KoratOrder {
+    fn korat_job(&self) -> Result<KoratJob, ConfigError> {
         let name = &self.subject;
         let registration = find_korat_subject(name)
             .ok_or_else(|| ConfigError::Invalid(format!("no Korat model registered as `{name}`")))?;
@@ -141,13 +172,13 @@ impl Order for KoratOrder {
         let spaces = sizes.map(|size| Ok((size, space(size)?))).collect::<Result<Vec<_>, ConfigError>>()?;
         let (settings, command, invariants) =
             (self.settings.clone(), self.command.clone(), (registration.invariants)());
-        Ok(Arc::new(match self.settings.ascending {
+        Ok(match self.settings.ascending {
             true => KoratJob::ascending(name.clone(), spaces, invariants, settings, command),
             false => {
                 let (_, space) = spaces.into_iter().next().expect("one size");
                 KoratJob::new(name.clone(), space, invariants, settings, command)
             }
-        }))
+        })
     }
 }
 
@@ -235,19 +266,29 @@ struct KoratWire {
     settings: KoratSettings,
     threads: usize,
     time_limit: Option<Duration>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    share: Option<crate::runner::Share>,
     command: Option<String>,
 }
 
 impl From<KoratOrder> for KoratWire {
     fn from(order: KoratOrder) -> Self {
-        let (threads, time_limit) = (order.settings.threads, order.settings.time_limit);
-        KoratWire { subject: order.subject, settings: order.settings, threads, time_limit, command: order.command }
+        let (threads, time_limit, share) = (order.settings.threads, order.settings.time_limit, order.settings.share);
+        KoratWire {
+            subject: order.subject,
+            settings: order.settings,
+            threads,
+            time_limit,
+            share,
+            command: order.command,
+        }
     }
 }
 
 impl From<KoratWire> for KoratOrder {
     fn from(wire: KoratWire) -> Self {
-        let settings = KoratSettings { threads: wire.threads, time_limit: wire.time_limit, ..wire.settings };
+        let settings =
+            KoratSettings { threads: wire.threads, time_limit: wire.time_limit, share: wire.share, ..wire.settings };
         KoratOrder { subject: wire.subject, settings, command: wire.command }
     }
 }

@@ -9,6 +9,7 @@ mod common;
 mod battery;
 mod builders;
 mod cli;
+mod cluster;
 mod compare;
 mod emitted_tests;
 mod interrupt;

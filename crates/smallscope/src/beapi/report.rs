@@ -164,7 +164,11 @@ impl Fold for BeapiReport {
                 self.stop = Some(finished.stop);
                 self.edges = finished.edges;
             }
-            Event::RegressionTest(_) | Event::Difference(_) | Event::Compared(_) | Event::Identified(_) => {}
+            Event::RegressionTest(_)
+            | Event::Difference(_)
+            | Event::Compared(_)
+            | Event::Identified(_)
+            | Event::Part(_) => {}
         }
     }
 }

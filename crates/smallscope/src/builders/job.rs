@@ -100,17 +100,7 @@ impl<T: Subject + StdTraits> Job for IdentifyJob<T> {
             identified,
         }));
         let seconds = started.elapsed().as_secs_f64();
-        out.event(Event::RunFinished(RunFinished {
-            stop,
-            seconds,
-            counts,
-            group_counts: Vec::new(),
-            edge_gains: Vec::new(),
-            frontier: Vec::new(),
-            branching: None,
-            confirmed: Vec::new(),
-            edges: Vec::new(),
-        }));
+        out.event(Event::RunFinished(RunFinished::new(stop, seconds, counts)));
         Ok(())
     }
 }

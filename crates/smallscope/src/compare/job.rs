@@ -97,17 +97,7 @@ impl crate::runner::Job for CompareJob {
         };
         let stop = if comparison.incomplete { Stop::TimeLimit } else { Stop::Complete };
         out.event(Event::Compared(comparison));
-        out.event(Event::RunFinished(RunFinished {
-            stop,
-            seconds: started.elapsed().as_secs_f64(),
-            counts,
-            group_counts: Vec::new(),
-            edge_gains: Vec::new(),
-            frontier: Vec::new(),
-            branching: None,
-            confirmed: Vec::new(),
-            edges: Vec::new(),
-        }));
+        out.event(Event::RunFinished(RunFinished::new(stop, started.elapsed().as_secs_f64(), counts)));
         Ok(())
     }
 }

@@ -62,6 +62,8 @@ pub enum Event {
     Compared(crate::compare::Comparison),
     /// Builders identification's result.
     Identified(crate::builders::Identification),
+    /// A Korat part searched by one process of a cluster, for process 0 to join.
+    Part(crate::korat::PartRecord),
     RunFinished(RunFinished),
 }
 
@@ -341,6 +343,24 @@ pub struct RunFinished {
     /// the user's edges its calls took, by number, each once.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub edges: Vec<u32>,
+}
+
+impl RunFinished {
+    /// A run's end with its counts, and nothing of what some engines add
+    /// (groups, edges, the branch phase's findings).
+    pub fn new(stop: Stop, seconds: f64, counts: Counts) -> Self {
+        RunFinished {
+            stop,
+            seconds,
+            counts,
+            group_counts: Vec::new(),
+            edge_gains: Vec::new(),
+            frontier: Vec::new(),
+            branching: None,
+            confirmed: Vec::new(),
+            edges: Vec::new(),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -2,21 +2,22 @@
 //! chunks of long parts end (so a part that runs for hours is not held in
 //! memory, and a stop keeps what it found), and the report they fold into.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
-use super::search::{self, CandidateFailure, Invariants, PartedSearch, SearchOptions};
+use super::part_record::RecordIdentity;
+use super::search::{self, CandidateFailure, Invariants, Kept, PartedSearch, SearchOptions};
 use super::space::{SlotDomain, Space};
 use super::Candidate;
 use super::NULL_VALUE;
-use super::{KoratSettings, Resume};
+use super::{Arrivals, KoratSettings, PartRecord, Resume};
 use crate::events::{
     Configuration, Counts, During, Event, Failure, FailureGroups, FailureKind, Fold, Input, LevelStats, Note, Progress,
     Rebuild, RunFinished, RunStarted, Sink, Stop, StructureFound, Witness,
 };
-use crate::runner::{Job, JobError, Killed, Start, StopFlag};
+use crate::runner::{Job, JobError, Killed, Share, Start, StopFlag};
 
 /// What a Korat run found, folded from its events.
 ///
@@ -62,6 +63,9 @@ pub struct KoratReport {
     pub stop: Option<Stop>,
     #[serde(skip)]
     pub resume: Option<Resume>,
+    /// A share run's chunks (cluster mode), by what tells them apart.
+    #[serde(skip)]
+    pub parts: BTreeMap<RecordIdentity, PartRecord>,
 }
 
 /// A set as its size.
@@ -115,6 +119,10 @@ impl Fold for KoratReport {
                 self.stop = Some(finished.stop);
             }
             Event::Note(note) => self.notes.push(note.text),
+            // A resumed share run reports its earlier chunks again: kept once.
+            Event::Part(record) => {
+                self.parts.insert(record.identity(), record);
+            }
             Event::Level(_)
             | Event::RegressionTest(_)
             | Event::Difference(_)
@@ -132,6 +140,9 @@ pub struct KoratJob {
     invariants: Arc<dyn Invariants + Send + Sync>,
     settings: KoratSettings,
     command: Option<String>,
+    /// Process 0 of a cluster: parts come as records from every process's
+    /// share run, and are joined instead of searched.
+    arrivals: Option<Arrivals>,
 }
 
 impl KoratJob {
@@ -142,7 +153,7 @@ impl KoratJob {
         settings: KoratSettings,
         command: Option<String>,
     ) -> Self {
-        KoratJob { name, spaces: vec![(settings.scope, space)], invariants, settings, command }
+        KoratJob { name, spaces: vec![(settings.scope, space)], invariants, settings, command, arrivals: None }
     }
 
     /// An ascending run (see [`KoratSettings::ascending`]): `spaces` are
@@ -154,7 +165,20 @@ impl KoratJob {
         settings: KoratSettings,
         command: Option<String>,
     ) -> Self {
-        KoratJob { name, spaces, invariants, settings: KoratSettings { ascending: true, ..settings }, command }
+        KoratJob {
+            name,
+            spaces,
+            invariants,
+            settings: KoratSettings { ascending: true, ..settings },
+            command,
+            arrivals: None,
+        }
+    }
+
+    /// This job on process 0 of a cluster: it joins the parts that arrive
+    /// as records from the processes' share runs, and searches none itself.
+    pub fn joining(self, arrivals: Arrivals) -> Self {
+        KoratJob { arrivals: Some(arrivals), ..self }
     }
 
     /// A candidate's fields as values: a reference as its object's index,
@@ -284,6 +308,9 @@ impl Job for KoratJob {
     type Fold = KoratReport;
 
     fn run(&self, start: Start<'_, KoratReport>, out: &mut dyn Sink) -> Result<(), JobError> {
+        if let Some(share) = self.settings.share {
+            return self.run_share(share, start, out);
+        }
         let started = Instant::now();
         let resumed = start.resume.filter(|report| !report.run.is_empty());
         let mut counts = Counts::default();
@@ -311,15 +338,7 @@ impl Job for KoratJob {
                 seconds_before = report.seconds;
                 structures = report.structures.len() as u64;
             }
-            None => {
-                let configuration = Configuration::Korat(self.settings.clone());
-                let (_, last) = self.spaces.last().expect("a job has a space");
-                let type_name = last.classes.first().map_or(String::new(), |c| c.name.to_owned());
-                out.event(Event::RunStarted(RunStarted {
-                    fields: (0..last.slots.len()).map(|slot| last.slot_name(slot)).collect(),
-                    ..RunStarted::new(&self.name, type_name, configuration, self.command.clone())
-                }));
-            }
+            None => self.start_run(out),
         }
         let deadline = self.settings.time_limit.map(|limit| {
             let left = limit.saturating_sub(Duration::from_secs_f64(seconds_before));
@@ -347,6 +366,8 @@ impl Job for KoratJob {
         let seconds = |started: &Instant| seconds_before + started.elapsed().as_secs_f64();
         let mut complete = true;
         let mut halted = false;
+        // A cluster's records ended before the search did.
+        let mut lost = false;
         for (search_index, (size, space)) in self.spaces.iter().enumerate().skip(first_search) {
             let resuming = search_index == first_search;
             // Inside a part, a stop commits off the chunk boundaries: the
@@ -379,7 +400,7 @@ impl Job for KoratJob {
             let mut done = if resuming { parts_done } else { 0 };
             let mut cadence = CommitCadence::new(counts.explored - off_boundary, !start.killed.is_empty());
             let mut pending = None;
-            search.run(&keep, &mut |report| {
+            let mut told = |report: search::PartReport<Kept>| {
                 // Classes first covered since the last commit, over the parts not committed.
                 let mut new_classes = pending.take().map_or_else(Vec::new, |r: Resume| r.classes);
                 if let Some(outcome) = report.outcome {
@@ -432,11 +453,35 @@ impl Job for KoratJob {
                     }
                     false => pending = Some(resume),
                 }
-            });
-            if let Some(resume) = pending {
+            };
+            match &self.arrivals {
+                None => search.run(&keep, &mut told),
+                Some(arrivals) => {
+                    let from = super::JoinFrom {
+                        parts_done: search.parts_done,
+                        skip: search.skip.clone(),
+                        position: search.position.as_ref(),
+                    };
+                    let mut reruns = Vec::new();
+                    let joined =
+                        arrivals.join(search_index as u32, from, start.stop, &mut told, &mut |f| reruns.push(f));
+                    for failure in reruns {
+                        counts.failing += 1;
+                        self.file(space, failure, &mut groups, out);
+                    }
+                    lost |= joined.is_err();
+                }
+            }
+            // A cluster's lost records are sent again on resume: what was
+            // joined since the last commit is joined again, at the same points.
+            if let Some(resume) = pending.filter(|_| !lost) {
                 commit_progress(out, seconds(&started), &counts, &groups, resume);
             }
-            complete = all_parts.is_none_or(|parts| done >= parts);
+            // No part told: nothing was searched (stopped at once, or a cluster's records lost).
+            complete = match all_parts {
+                Some(parts) => done >= parts,
+                None => !lost && !start.stop.is_set(),
+            };
             if !complete {
                 break;
             }
@@ -458,6 +503,11 @@ impl Job for KoratJob {
                 commit_progress(out, seconds(&started), &counts, &groups, resume);
             }
         }
+        if lost {
+            // As if killed: the run stays at its last commit, which every
+            // share's records (sent again on resume) carry on from.
+            return Err(JobError::Fault("the parts from another process of the cluster stopped coming".into()));
+        }
         // A halted search left parts unsearched, whether or not they were told.
         let stop = match (complete, halted) {
             (_, true) => {
@@ -469,21 +519,127 @@ impl Job for KoratJob {
             (false, false) => start.stop.reason().unwrap_or(Stop::Interrupted),
         };
         out.event(Event::RunFinished(RunFinished {
-            stop,
-            seconds: seconds(&started),
-            counts,
             group_counts: groups.counts(),
-            edge_gains: Vec::new(),
-            frontier: Vec::new(),
-            branching: None,
-            confirmed: Vec::new(),
-            edges: Vec::new(),
+            ..RunFinished::new(stop, seconds(&started), counts)
         }));
         Ok(())
     }
 }
 
 impl KoratJob {
+    /// A share run (cluster mode): the parts `share` holds are searched on
+    /// this process's threads, each reported whole as an [`Event::Part`]
+    /// and committed as it ends, in any order; process 0 joins them. A
+    /// resumed share run searches only the parts it has not reported.
+    fn run_share(&self, share: Share, start: Start<'_, KoratReport>, out: &mut dyn Sink) -> Result<(), JobError> {
+        let started = Instant::now();
+        let resumed = start.resume.filter(|report| !report.run.is_empty());
+        let mut counts = Counts::default();
+        let mut done: BTreeSet<(u32, u64)> = BTreeSet::new();
+        match resumed {
+            Some(report) => {
+                for record in report.parts.values() {
+                    if record.position.is_none() && !record.rerun() {
+                        done.insert((record.search, record.index));
+                        counts.explored += record.explored;
+                        counts.structures += record.structures;
+                    }
+                    // Again, for a process 0 that starts afresh.
+                    out.event(Event::Part(record.clone()));
+                }
+                out.commit(&[]);
+            }
+            None => self.start_run(out),
+        }
+        let deadline = self.settings.time_limit.map(|limit| Deadline::start(limit, start.stop));
+        if let Some(died) = search::to_rerun(start.killed) {
+            let search_index = search::search_of(died);
+            if let Some((_, space)) = self.spaces.get(search_index) {
+                let failure = search::rerun_alone(space.clone(), &*self.invariants, died);
+                counts.failing += 1;
+                out.event(Event::Part(PartRecord {
+                    search: search_index as u32,
+                    index: died.address.run & u64::from(u32::MAX),
+                    parts: 0,
+                    chunk: 0,
+                    position: None,
+                    key: super::PartKey { prefix: Vec::new(), values: Vec::new() },
+                    next: None,
+                    structures: 0,
+                    found: Vec::new(),
+                    explored: 0,
+                    classes: Vec::new(),
+                    failures: vec![failure],
+                    ending: None,
+                    halted: false,
+                }));
+                out.commit(&[]);
+            }
+        }
+        let (record, canonical, invariants) = (self.settings.record, self.settings.canonical, &*self.invariants);
+        let keep = |candidate: &Candidate| {
+            let text = canonical.then(|| invariants.canonical(candidate)).flatten();
+            record.then(|| (candidate.values().to_vec(), text))
+        };
+        let mut halted = false;
+        for (search_index, (_, space)) in self.spaces.iter().enumerate() {
+            let search = PartedSearch {
+                space: space.clone(),
+                invariants,
+                options: SearchOptions { prune_eq_classes: self.settings.prune_eq_classes },
+                threads: self.settings.threads,
+                killed: start.killed,
+                parts_done: 0,
+                skip: None,
+                position: None,
+                stop: Some(start.stop),
+                run_base: (search_index as u64) << 32,
+            };
+            let done_here =
+                done.iter().filter(|(s, _)| *s as usize == search_index).map(|&(_, i)| i as usize).collect();
+            // Each part's chunks so far.
+            let mut chunks: BTreeMap<usize, u32> = BTreeMap::new();
+            search.run_share(share, &done_here, &keep, &mut |parts, index, outcome, position| {
+                if position.as_ref().is_some_and(|p| p.explored % search::CHUNK != 0) {
+                    // A stop's chunk, off the chunk boundaries: a resumed
+                    // share searches the part again, in whole chunks.
+                    return;
+                }
+                counts.explored += outcome.stats.explored;
+                counts.structures += outcome.stats.found;
+                counts.failing += outcome.failures.len() as u64;
+                halted |= outcome.halted;
+                let chunk = chunks.entry(index).or_default();
+                let record = outcome.into_record(search_index as u32, parts, (index, *chunk), position);
+                *chunk += 1;
+                out.event(Event::Part(record));
+                out.commit(&[]);
+            });
+            if halted || start.stop.is_set() {
+                break;
+            }
+        }
+        let stop = match (halted, start.stop.is_set()) {
+            (true, _) => Stop::Quarantined,
+            (false, false) => Stop::Complete,
+            (false, true) if deadline.as_ref().is_some_and(Deadline::passed) => Stop::TimeLimit,
+            (false, true) => start.stop.reason().unwrap_or(Stop::Interrupted),
+        };
+        out.event(Event::RunFinished(RunFinished::new(stop, started.elapsed().as_secs_f64(), counts)));
+        Ok(())
+    }
+
+    /// The run's first event: its settings and fields.
+    fn start_run(&self, out: &mut dyn Sink) {
+        let configuration = Configuration::Korat(self.settings.clone());
+        let (_, last) = self.spaces.last().expect("a job has a space");
+        let type_name = last.classes.first().map_or(String::new(), |c| c.name.to_owned());
+        out.event(Event::RunStarted(RunStarted {
+            fields: (0..last.slots.len()).map(|slot| last.slot_name(slot)).collect(),
+            ..RunStarted::new(&self.name, type_name, configuration, self.command.clone())
+        }));
+    }
+
     /// Counts a failing candidate in its group, reporting a new group.
     fn file(&self, space: &Space, failure: CandidateFailure, groups: &mut FailureGroups<GroupKey>, out: &mut dyn Sink) {
         let CandidateFailure { kind, during, message, location, values } = failure;

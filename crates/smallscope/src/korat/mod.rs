@@ -108,7 +108,9 @@
 //! ```
 
 mod candidate;
+mod cluster;
 mod job;
+mod part_record;
 mod registry;
 mod resume;
 mod scratch;
@@ -121,7 +123,9 @@ pub use crate::compare::{find_korat_subject, registered_korat_subjects};
 pub use candidate::{
     Array, ArrayView, Bounds, Candidate, FieldType, IntoDomain, Model, Ref, View, ViewHandle, NULL_VALUE,
 };
+pub use cluster::{Arrivals, JoinFrom, Lost};
 pub use job::{KoratJob, KoratReport};
+pub use part_record::{CandidateFailure, Ending, PartKey, PartRecord};
 pub use registry::KoratRegistration;
 pub use resume::{PartPosition, Resume};
 pub use scratch::{BreadthFirst, ObjectSet, ScratchVec};

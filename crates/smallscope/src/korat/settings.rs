@@ -36,6 +36,11 @@ pub struct KoratSettings {
     /// picture in each structure event) for the report.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub pictures: u32,
+    /// In a cluster, this process's share of the parts: the run searches
+    /// those alone and reports each whole part as a record, for process 0
+    /// to join. Not part of the run's identity.
+    #[serde(skip)]
+    pub share: Option<crate::runner::Share>,
 }
 
 impl KoratSettings {
@@ -50,6 +55,7 @@ impl KoratSettings {
             canonical: false,
             time_limit: None,
             pictures: 0,
+            share: None,
         }
     }
 }

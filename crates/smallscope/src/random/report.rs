@@ -155,7 +155,8 @@ impl Fold for RandomReport {
             | Event::Level(_)
             | Event::Difference(_)
             | Event::Compared(_)
-            | Event::Identified(_) => {}
+            | Event::Identified(_)
+            | Event::Part(_) => {}
         }
     }
 }

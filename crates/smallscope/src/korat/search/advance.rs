@@ -5,25 +5,7 @@
 use crate::korat::candidate::Candidate;
 use crate::korat::space::{FieldKind, SlotCode, Space};
 
-/// How a part's search ended, as the sequential search would go on.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Ending {
-    /// Into the next part.
-    Next,
-    /// Exhausted right after a valid candidate whose `eq_class` fields it
-    /// did not change: the sequential search goes into the next part only
-    /// if the prefix fields it changes to get there include one (`true` per
-    /// prefix field); else it skips as [`Ending::Skip`] says.
-    Carry(Vec<bool>),
-    /// Korat+ skips every candidate under the first `p + 1` fields of the
-    /// part's prefix: the parts there are dropped.
-    Skip(usize),
-    /// Korat+ found no field to advance: the search is over.
-    All,
-    /// Asked to stop between two candidates: the part is unfinished, its
-    /// last chunk already handed on.
-    Stopped,
-}
+pub(super) use crate::korat::part_record::Ending;
 
 /// Korat's `nonIsoMax`, kept along the stack: for each stack position, one
 /// past the highest object of each class that the reference fields up to

@@ -21,7 +21,7 @@ use crate::runner::{flight, run_captured, Address, Killed, Outcome, StopFlag, Us
 mod advance;
 mod parted;
 
-pub use parted::{search_parallel, PartedSearch};
+pub use parted::{search_parallel, Join, PartReport, PartedSearch};
 
 use advance::{advance, advance_past, Ending, Limits, Reachable};
 
@@ -87,17 +87,8 @@ pub const CHUNK: u64 = 16_384;
 /// Candidates between two reads of the stop flag (a divisor of [`CHUNK`]).
 const STOP_CHECK: u64 = 256;
 
-/// A candidate on which user code failed: a panic in `rep_ok` or
-/// `eq_class`, or an input that killed an earlier attempt.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CandidateFailure {
-    pub kind: FailureKind,
-    pub during: During,
-    pub message: String,
-    pub location: Option<String>,
-    /// The candidate's value indices.
-    pub values: Vec<u32>,
-}
+pub use super::part_record::CandidateFailure;
+use super::part_record::{PartKey, PartRecord};
 
 /// Runs Korat over `space`, calling `found` on every valid candidate.
 ///
@@ -144,6 +135,16 @@ pub struct Part {
 }
 
 impl Part {
+    /// Where the part lies, as a record carries it.
+    pub fn key(&self) -> PartKey {
+        PartKey { prefix: self.prefix.clone(), values: self.values.clone() }
+    }
+
+    /// The part a record names (never settled: a probe's culprit stays in its process).
+    pub fn from_key(key: PartKey) -> Self {
+        Part { values: key.values, prefix: key.prefix, settled: None }
+    }
+
     fn frozen(&self) -> usize {
         self.prefix.len()
     }
@@ -167,6 +168,59 @@ pub struct PartOutcome<R> {
     /// The search ended in this part: `rep_ok` was quarantined.
     pub halted: bool,
     ending: Ending,
+}
+
+/// What a found candidate is kept as: its value indices, and its canonical
+/// text when the run records one.
+pub type Kept = (Vec<u32>, Option<String>);
+
+impl PartOutcome<Kept> {
+    /// Chunk `chunk` of part `index` of `parts` (of search `search`) as a
+    /// record, for another process to join; `position` as the part handed it on.
+    pub fn into_record(
+        self,
+        search: u32,
+        parts: &[Part],
+        (index, chunk): (usize, u32),
+        position: Option<PartPosition>,
+    ) -> PartRecord {
+        PartRecord {
+            search,
+            index: index as u64,
+            parts: parts.len() as u64,
+            chunk,
+            key: parts[index].key(),
+            next: parts.get(index + 1).map(Part::key),
+            structures: self.stats.found,
+            found: self.found,
+            explored: self.stats.explored,
+            classes: self.stats.classes.into_iter().collect(),
+            failures: self.failures,
+            ending: position.is_none().then_some(self.ending),
+            position,
+            halted: self.halted,
+        }
+    }
+
+    /// A record's outcome; `None` for a rerun's failure, which has none.
+    pub fn from_record(record: PartRecord) -> Option<Self> {
+        if record.rerun() {
+            return None;
+        }
+        let ending = record.ending.unwrap_or(Ending::Next);
+        Some(PartOutcome {
+            stats: SearchStats {
+                found: record.structures,
+                explored: record.explored,
+                seconds: 0.0,
+                classes: record.classes.into_iter().collect(),
+            },
+            found: record.found,
+            failures: record.failures,
+            halted: record.halted,
+            ending,
+        })
+    }
 }
 
 /// A part's search: its number in addresses, the inputs to step past.

@@ -9,8 +9,8 @@ use super::{
 use crate::events::During;
 use crate::korat::candidate::Candidate;
 use crate::korat::space::Space;
-use crate::runner::{flight, run_captured, Address, Killed, StopFlag, UserCode};
-use std::collections::{BTreeMap, VecDeque};
+use crate::runner::{flight, run_captured, Address, Killed, Share, StopFlag, UserCode};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Instant;
@@ -54,6 +54,10 @@ pub struct PartReport<R> {
     pub position: Option<PartPosition>,
 }
 
+/// What a share run hands each chunk to: the parts, the chunk's part, what
+/// it found, and where the part is after it (`None`: the part is done).
+pub type ShareSink<'s, R> = dyn FnMut(&[Part], usize, PartOutcome<R>, Option<PartPosition>) + 's;
+
 impl PartedSearch<'_> {
     /// Runs the parts after `parts_done` and calls `report` for each, in
     /// order; stops early (between parts) when `stop` is set.
@@ -63,20 +67,54 @@ impl PartedSearch<'_> {
         report: &mut dyn FnMut(PartReport<R>),
     ) {
         let parts = split(&self.space, self.invariants, PARTS, self.killed, self.run_base);
+        let mut join = Join::new(self.parts_done, self.skip.clone());
+        self.search_parts(&parts, self.parts_done, &|_| true, found, &mut |index, outcome, position| {
+            join.push(&parts, parts.len(), index, (outcome, position), report)
+        });
+    }
+
+    /// Cluster mode: searches the parts `share` holds, but for those in
+    /// `done`, and hands on each chunk as it comes (`each(parts, index,
+    /// outcome, position)`, the part's last with no position), in any order
+    /// between parts. A part a stop cuts short has handed on its chunks.
+    pub fn run_share<R: Send>(
+        &self,
+        share: Share,
+        done: &BTreeSet<usize>,
+        found: &(dyn Fn(&Candidate) -> Option<R> + Sync),
+        each: &mut ShareSink<'_, R>,
+    ) {
+        let parts = split(&self.space, self.invariants, PARTS, self.killed, self.run_base);
+        let wanted = |index: usize| share.holds(index) && !done.contains(&index);
+        self.search_parts(&parts, 0, &wanted, found, &mut |index, outcome, position| {
+            each(&parts, index, outcome, position)
+        });
+    }
+
+    /// Searches the `wanted` parts from `first` on, on threads, handing on
+    /// each chunk and each part's last outcome as they come, in any order.
+    fn search_parts<R: Send>(
+        &self,
+        parts: &[Part],
+        first: usize,
+        wanted: &(dyn Fn(usize) -> bool + Sync),
+        found: &(dyn Fn(&Candidate) -> Option<R> + Sync),
+        handed: &mut dyn FnMut(usize, PartOutcome<R>, Option<PartPosition>),
+    ) {
         let count = parts.len();
         let threads = match self.threads {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
             n => n,
         }
-        .min(count.saturating_sub(self.parts_done).max(1));
-        let next = AtomicUsize::new(self.parts_done);
+        .min(count.saturating_sub(first).max(1));
+        let next = AtomicUsize::new(first);
         // The first part whose search was halted: later ones are not searched.
         let ended = AtomicUsize::new(usize::MAX);
         let flight = flight::current();
         let (sender, receiver) = mpsc::channel::<(usize, PartOutcome<R>, Option<PartPosition>)>();
         std::thread::scope(|scope| {
             for t in 0..threads {
-                let (sender, next, ended, parts, flight) = (sender.clone(), &next, &ended, &parts, flight.clone());
+                let (sender, next, ended, flight) = (sender.clone(), &next, &ended, flight.clone());
                 std::thread::Builder::new()
                     .name(format!("smallscope-korat-{t}"))
                     .stack_size(crate::runner::USER_CODE_STACK)
@@ -90,6 +128,9 @@ impl PartedSearch<'_> {
                             let Some(part) = parts.get(index) else { return };
                             if index > ended.load(Ordering::Relaxed) {
                                 return; // A part before it ended the search.
+                            }
+                            if !wanted(index) {
+                                continue;
                             }
                             let from = self.position.as_ref().filter(|_| index == self.parts_done);
                             let mut candidate = Candidate::new(self.space.clone());
@@ -131,49 +172,103 @@ impl PartedSearch<'_> {
                     .expect("spawning a search thread");
             }
             drop(sender);
-            // Chunks come back in any order; they are told in order, each
-            // part's as its thread handed them on.
-            let mut waiting: BTreeMap<usize, VecDeque<Handed<R>>> = BTreeMap::new();
-            let mut skip = self.skip.clone();
-            let mut over = false;
-            let mut expected = self.parts_done;
             for (index, outcome, position) in receiver {
-                waiting.entry(index).or_default().push_back((outcome, position));
-                while let Some((outcome, position)) = waiting.get_mut(&expected).and_then(VecDeque::pop_front) {
-                    let part = &parts[expected];
-                    let kept = match &skip {
-                        _ if over => false,
-                        Some(prefix) if part.under(prefix) => false,
-                        _ => true,
-                    };
-                    if position.is_some() {
-                        let outcome = kept.then_some(outcome);
-                        report(PartReport { index: expected, parts: count, outcome, skip: skip.clone(), position });
-                        continue;
-                    }
-                    let outcome = kept.then(|| {
-                        let ending = match &outcome.ending {
-                            Ending::Carry(eq) => carried(part, parts.get(expected + 1), eq),
-                            other => other.clone(),
-                        };
-                        skip = match ending {
-                            Ending::Next | Ending::Carry(_) | Ending::Stopped => None,
-                            Ending::Skip(p) => {
-                                Some(part.prefix[..=p].iter().map(|&f| (f, part.values[f as usize])).collect())
-                            }
-                            Ending::All => {
-                                over = true;
-                                None
-                            }
-                        };
-                        outcome
-                    });
-                    report(PartReport { index: expected, parts: count, outcome, skip: skip.clone(), position: None });
-                    waiting.remove(&expected);
-                    expected += 1;
-                }
+                handed(index, outcome, position);
             }
         });
+    }
+}
+
+/// The parts of a search as a join looks them up: all of them in one
+/// process, those that have arrived in cluster mode.
+pub trait PartList {
+    fn part(&self, index: usize) -> Option<&Part>;
+}
+
+impl PartList for [Part] {
+    fn part(&self, index: usize) -> Option<&Part> {
+        self.get(index)
+    }
+}
+
+impl PartList for Vec<Part> {
+    fn part(&self, index: usize) -> Option<&Part> {
+        self.get(index)
+    }
+}
+
+impl PartList for BTreeMap<usize, Part> {
+    fn part(&self, index: usize) -> Option<&Part> {
+        self.get(&index)
+    }
+}
+
+/// Part outcomes, handed on in any order, told in the order the sequential
+/// search meets them, with Korat+'s skips carried from part to part.
+pub struct Join<R> {
+    /// The next part to tell.
+    expected: usize,
+    skip: Option<Vec<(u32, u32)>>,
+    /// Korat+ found no field to advance: the parts after are dropped.
+    over: bool,
+    waiting: BTreeMap<usize, VecDeque<Handed<R>>>,
+}
+
+impl<R> Join<R> {
+    /// A join that starts after `parts_done`, with the skip carried from them.
+    pub fn new(parts_done: usize, skip: Option<Vec<(u32, u32)>>) -> Self {
+        Join { expected: parts_done, skip, over: false, waiting: BTreeMap::new() }
+    }
+
+    /// The next part to tell: those before it are told.
+    pub fn expected(&self) -> usize {
+        self.expected
+    }
+
+    /// Takes a chunk (with `position`) or a part's last outcome (without),
+    /// and tells `report` all that is now in order. `parts` must hold the
+    /// told part and the one after it, if there is one.
+    pub fn push(
+        &mut self,
+        parts: &dyn PartList,
+        count: usize,
+        index: usize,
+        handed: Handed<R>,
+        report: &mut dyn FnMut(PartReport<R>),
+    ) {
+        self.waiting.entry(index).or_default().push_back(handed);
+        while let Some((outcome, position)) = self.waiting.get_mut(&self.expected).and_then(VecDeque::pop_front) {
+            let expected = self.expected;
+            let part = parts.part(expected).expect("a told part is known");
+            let kept = match &self.skip {
+                _ if self.over => false,
+                Some(prefix) if part.under(prefix) => false,
+                _ => true,
+            };
+            if position.is_some() {
+                let outcome = kept.then_some(outcome);
+                report(PartReport { index: expected, parts: count, outcome, skip: self.skip.clone(), position });
+                continue;
+            }
+            let outcome = kept.then(|| {
+                let ending = match &outcome.ending {
+                    Ending::Carry(eq) => carried(part, parts.part(expected + 1), eq),
+                    other => other.clone(),
+                };
+                self.skip = match ending {
+                    Ending::Next | Ending::Carry(_) | Ending::Stopped => None,
+                    Ending::Skip(p) => Some(part.prefix[..=p].iter().map(|&f| (f, part.values[f as usize])).collect()),
+                    Ending::All => {
+                        self.over = true;
+                        None
+                    }
+                };
+                outcome
+            });
+            report(PartReport { index: expected, parts: count, outcome, skip: self.skip.clone(), position: None });
+            self.waiting.remove(&expected);
+            self.expected += 1;
+        }
     }
 }
 
