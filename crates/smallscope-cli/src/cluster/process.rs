@@ -76,6 +76,8 @@ struct Shared {
     peak_memory: Option<u64>,
     exchange: Result<(), String>,
     complete: bool,
+    /// The signal that stopped the share, if one did.
+    signal: Option<i32>,
 }
 
 /// Runs this process's share, sending each report to process 0 as it is
@@ -96,7 +98,8 @@ fn run_share<O: Order>(order: &O, options: &RunOptions, relay: Relay) -> anyhow:
             let _ = std::fs::remove_dir(out); // Only if nothing else is in it.
         }
     }
-    Ok(Shared { trouble: finished.trouble, peak_memory: finished.peak_memory, exchange, complete })
+    let signal = finished.signal();
+    Ok(Shared { trouble: finished.trouble, peak_memory: finished.peak_memory, exchange, complete, signal })
 }
 
 /// The trouble a share's run had, said for the run's report.
@@ -117,7 +120,7 @@ fn finish_share<C: EngineCommand>(
     cluster: &Cluster,
     shared: anyhow::Result<Shared>,
 ) -> anyhow::Result<Exit> {
-    let complete = shared.as_ref().is_ok_and(|s| s.complete);
+    let (complete, signal) = shared.as_ref().map_or((false, None), |s| (s.complete, s.signal));
     let subject = smallscope_args::EngineArgs::subject(command.args()).to_owned();
     let (process, processes) = (cluster.process, cluster.processes());
     match share_trouble(shared) {
@@ -131,7 +134,8 @@ fn finish_share<C: EngineCommand>(
                  run every process again with --resume",
                 C::NAME
             ))?;
-            Ok(Exit::Signal(libc::SIGINT))
+            // Stopped by a signal, or by a limit: process 0 tells the run's stop.
+            Ok(signal.map_or(Exit::Clean, Exit::Signal))
         }
         None => {
             crate::print(format!(
