@@ -7,14 +7,14 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
-use smallscope::events::Event;
-use smallscope::order::Order;
+use smallscope::events::{Event, Stop};
+use smallscope::order::Order as _;
 use smallscope::runner::{Batch, Control, Observer, Share};
 use smallscope_args::Exit;
 
 use super::relay::{Arrived, Relay};
 use super::Cluster;
-use crate::engine_command::{report, EngineCommand};
+use crate::engine_command::{report, EngineCommand, FoldOf};
 use crate::run::{Finished, RunOptions};
 use crate::BadInput;
 
@@ -36,7 +36,7 @@ pub fn run<C: EngineCommand>(command: C, cluster: &Cluster, options: &RunOptions
     };
     if cluster.process != 0 {
         let relay = Relay::start(cluster, None, PATIENCE);
-        let shared = run_share(&share_order, &share_options, relay);
+        let shared = run_share::<C>(&share_order, &share_options, relay);
         return finish_share(&command, cluster, shared);
     }
     let (arrivals_in, arrivals) = mpsc::channel::<Event>();
@@ -49,7 +49,7 @@ pub fn run<C: EngineCommand>(command: C, cluster: &Cluster, options: &RunOptions
     let join_options = RunOptions { isolation: false, memory_limit: None, cluster: None, ..options.clone() };
     let (shared, joined) = std::thread::scope(|scope| {
         let share_options = &share_options;
-        let share_thread = scope.spawn(move || run_share(&share_order, share_options, relay));
+        let share_thread = scope.spawn(move || run_share::<C>(&share_order, share_options, relay));
         let joined = crate::run::run_job(command.order(), job, &join_options, &mut ());
         (share_thread.join(), joined)
     });
@@ -82,9 +82,11 @@ struct Shared {
 
 /// Runs this process's share, sending each report to process 0 as it is
 /// committed, then waits for the exchange to end.
-fn run_share<O: Order>(order: &O, options: &RunOptions, relay: Relay) -> anyhow::Result<Shared> {
-    let mut finished: Finished<O::Fold> = crate::run::run_observed(order, options, &mut Forward(&relay))?;
-    let complete = finished.stopped.is_none() && finished.trouble.is_none();
+fn run_share<C: EngineCommand>(order: &C::Order, options: &RunOptions, relay: Relay) -> anyhow::Result<Shared> {
+    let mut finished: Finished<FoldOf<C>> = crate::run::run_observed(order, options, &mut Forward(&relay))?;
+    // The share searched all it holds (a quarantine ends it too): its reports are final.
+    let stop = finished.stop(C::ended(&finished.fold).1);
+    let complete = finished.trouble.is_none() && matches!(stop, Stop::Complete | Stop::Quarantined);
     relay.send_restarts(finished.restarts);
     let exchange = match complete || relay.broken() {
         true => relay.finish(),

@@ -5,6 +5,7 @@
 
 use std::path::Path;
 use std::process::{Child, Output};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::common::{outputs, refused, smallscope, spawn, stderr, stdout};
@@ -13,16 +14,14 @@ use crate::common::{outputs, refused, smallscope, spawn, stderr, stdout};
 /// below the ephemeral range (from 32768 on Linux), where outgoing
 /// connections of other tests would take them meanwhile.
 fn hostfile(dir: &Path, count: usize) -> String {
-    let seed =
-        std::process::id() as u64 * 7919 + std::time::SystemTime::UNIX_EPOCH.elapsed().unwrap().as_nanos() as u64;
+    // Distinct between the tests of this process, which run at once.
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let base = u64::from(std::process::id()) * 97;
     let mut ports = Vec::new();
-    for step in 0..5000u64 {
-        let port = 20_000 + (seed + step * 7) % 12_000;
-        if std::net::TcpListener::bind(("127.0.0.1", port as u16)).is_ok() && !ports.contains(&port) {
+    while ports.len() < count {
+        let port = 20_000 + (base + NEXT.fetch_add(1, Ordering::Relaxed)) % 12_000;
+        if std::net::TcpListener::bind(("127.0.0.1", port as u16)).is_ok() {
             ports.push(port);
-        }
-        if ports.len() == count {
-            break;
         }
     }
     let lines: Vec<String> = ports.iter().map(|port| format!("127.0.0.1:{port}")).collect();

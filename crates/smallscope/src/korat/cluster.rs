@@ -74,62 +74,46 @@ impl Arrivals {
     pub fn join(
         &self,
         search: u32,
-        JoinFrom { parts_done, skip, position }: JoinFrom<'_>,
+        from: JoinFrom<'_>,
         stop: &StopFlag,
         report: &mut dyn FnMut(PartReport<Kept>),
         rerun: &mut dyn FnMut(CandidateFailure),
     ) -> Result<(), Lost> {
         let mut state = self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let state = &mut *state;
-        let mut join = Join::new(parts_done, skip);
-        let mut parts: BTreeMap<usize, Part> = BTreeMap::new();
-        let mut count = None;
-        let mut halted = false;
+        let told_inside = from.position.map(|p| p.explored);
+        let mut joining = Joining {
+            search,
+            join: Join::new(from.parts_done, from.skip),
+            parts: BTreeMap::new(),
+            count: None,
+            halted: false,
+            told: (from.parts_done, told_inside),
+            report,
+        };
+        // What came while an earlier search was joined, each part's chunks in order.
+        let early: Vec<(u32, u64, u32)> =
+            state.waiting.range((search, 0, 0)..=(search, u64::MAX, u32::MAX)).map(|(k, _)| *k).collect();
+        for key in early {
+            if let Some(record) = state.waiting.remove(&key) {
+                joining.take(record, &mut state.waiting, &mut state.next_chunk);
+            }
+        }
         loop {
             for record in state.reruns.remove(&search).unwrap_or_default() {
                 if state.filed.insert(record.identity()) {
                     record.failures.into_iter().for_each(&mut *rerun);
                 }
             }
-            let ready: Vec<(u32, u64, u32)> =
-                state.waiting.range((search, 0, 0)..=(search, u64::MAX, u32::MAX)).map(|(k, _)| *k).collect();
-            for key @ (_, index, chunk) in ready {
-                let next = state.next_chunk.entry((search, index)).or_default();
-                if chunk > *next {
-                    continue; // An earlier chunk of its part is still to come.
-                }
-                let record = state.waiting.remove(&key).expect("a ready key");
-                if chunk < *next {
-                    continue; // Sent again by a resumed share.
-                }
-                *next += 1;
-                count = Some(record.parts as usize);
-                let index = index as usize;
-                let told = index < join.expected()
-                    || (index == parts_done
-                        && position
-                            .is_some_and(|p| record.position.as_ref().is_some_and(|r| r.explored <= p.explored)));
-                if told || halted {
-                    continue; // Told before a restart, or after the search ended.
-                }
-                parts.insert(index, Part::from_key(record.key.clone()));
-                if let Some(next) = &record.next {
-                    parts.entry(index + 1).or_insert_with(|| Part::from_key(next.clone()));
-                }
-                let parts_count = record.parts as usize;
-                let chunk_position = record.position.clone();
-                let outcome = PartOutcome::from_record(record).expect("a chunk has an outcome");
-                join.push(&parts, parts_count, index, (outcome, chunk_position), &mut |told| {
-                    halted |= told.outcome.as_ref().is_some_and(|o| o.halted);
-                    report(told)
-                });
-            }
-            if halted || count.is_some_and(|count| join.expected() >= count) || stop.is_set() {
+            if joining.over() || stop.is_set() {
                 return Ok(());
             }
             match state.receiver.recv_timeout(STOP_POLL) {
                 Ok(Event::Part(record)) if record.rerun() => {
                     state.reruns.entry(record.search).or_default().push(record);
+                }
+                Ok(Event::Part(record)) if record.search == search => {
+                    joining.take(record, &mut state.waiting, &mut state.next_chunk);
                 }
                 Ok(Event::Part(record)) => {
                     state.waiting.insert((record.search, record.index, record.chunk), record);
@@ -138,5 +122,80 @@ impl Arrivals {
                 Err(mpsc::RecvTimeoutError::Disconnected) => return Err(Lost),
             }
         }
+    }
+}
+
+/// One search's join under way.
+struct Joining<'r> {
+    search: u32,
+    join: Join<Kept>,
+    /// The parts records named so far (a record names its part and the next).
+    parts: BTreeMap<usize, Part>,
+    /// The search's part count, once a record said it.
+    count: Option<usize>,
+    /// A part told halted the search (`rep_ok` quarantined).
+    halted: bool,
+    /// What a resumed run had told: the parts before the first, and the
+    /// candidates of the first told inside it.
+    told: (usize, Option<u64>),
+    report: &'r mut dyn FnMut(PartReport<Kept>),
+}
+
+impl Joining<'_> {
+    /// Whether the search is joined to its end, or ended.
+    fn over(&self) -> bool {
+        self.halted || self.count.is_some_and(|count| self.join.expected() >= count)
+    }
+
+    /// Takes a record of this search: joins it when it is its part's next
+    /// chunk, with the chunks after it that came early; keeps it while an
+    /// earlier chunk is still to come; drops one joined already (a resumed
+    /// share sends its chunks again).
+    fn take(
+        &mut self,
+        record: PartRecord,
+        waiting: &mut BTreeMap<(u32, u64, u32), PartRecord>,
+        next_chunk: &mut BTreeMap<(u32, u64), u32>,
+    ) {
+        let part = (self.search, record.index);
+        let next = next_chunk.entry(part).or_default();
+        if record.chunk < *next {
+            return;
+        }
+        if record.chunk > *next {
+            waiting.insert((self.search, record.index, record.chunk), record);
+            return;
+        }
+        let mut record = Some(record);
+        while let Some(chunk) = record {
+            *next += 1;
+            self.push(chunk);
+            record = waiting.remove(&(self.search, part.1, *next));
+        }
+    }
+
+    /// Tells the join a part's next chunk, unless a resumed run told it.
+    fn push(&mut self, record: PartRecord) {
+        self.count = Some(record.parts as usize);
+        let index = record.index as usize;
+        let (parts_done, explored) = self.told;
+        let told = index < parts_done
+            || (index == parts_done
+                && explored.is_some_and(|e| record.position.as_ref().is_some_and(|r| r.explored <= e)));
+        if told || self.halted {
+            return;
+        }
+        self.parts.insert(index, Part::from_key(record.key.clone()));
+        if let Some(next) = &record.next {
+            self.parts.entry(index + 1).or_insert_with(|| Part::from_key(next.clone()));
+        }
+        let count = record.parts as usize;
+        let position = record.position.clone();
+        let outcome = PartOutcome::from_record(record).expect("a chunk has an outcome");
+        let (halted, report) = (&mut self.halted, &mut *self.report);
+        self.join.push(&self.parts, count, index, (outcome, position), &mut |told| {
+            *halted |= told.outcome.as_ref().is_some_and(|o| o.halted);
+            report(told)
+        });
     }
 }
