@@ -54,6 +54,10 @@ pub struct RandomArgs {
     /// How many regression tests to write.
     #[arg(long, value_name = "N")]
     pub regression_tests: Option<usize>,
+    /// Split the run into K independent streams (seeds seed..seed+K-1, the limits shared out), merged in
+    /// stream order: what cluster mode (`--hostfile`) spreads over its processes, with the same files.
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub streams: u32,
     /// Keep failing sequences as found, without simplifying them.
     #[arg(long)]
     pub no_simplify: bool,

@@ -577,7 +577,7 @@ fn measure_random(cell: &RandomCell, bench: &RandomBench) -> anyhow::Result<Rand
                     .stack_size(256 << 20)
                     .spawn_scoped(scope, move || {
                         let registration = crate::find_subject(cell.subject)?;
-                        let job = registration.subject().random(config, cell.subject.to_owned(), None);
+                        let job = registration.subject().random(config, cell.subject.to_owned(), None, None);
                         Ok::<_, anyhow::Error>(smallscope::runner::run_in_thread(job, None, &mut ())?)
                     })
                     .context("spawning a generator thread")

@@ -45,6 +45,7 @@ fn config(args: &RandomArgs) -> Result<RandomConfig, BadInput> {
     if let Some(n) = args.regression_tests {
         config.regression_tests = n;
     }
+    config.streams = args.streams;
     config.simplify = !args.no_simplify;
     config.edge_feedback = !args.no_edge_feedback;
     config.pictures = args.run.out.is_some();
@@ -168,7 +169,13 @@ impl EngineCommand for RandomCommand<'_> {
     /// The sequences committed repeat the run exactly, where a time limit would not.
     fn replay(&self, report: &RandomReport) -> String {
         let mut replay = replay_base(self.args, self.order.config.branch);
-        match report.sequences > 0 {
+        // Streams share the limits out: the run's own repeat it (each
+        // failure's replay names its stream's seed and sequences).
+        let streams = self.args.streams;
+        if streams > 1 {
+            replay.push_str(&format!(" --streams {streams}"));
+        }
+        match report.sequences > 0 && streams == 1 {
             true => replay.push_str(&format!(" --sequences {}", report.sequences)),
             // Nothing was committed: the limits given repeat the run.
             false => {

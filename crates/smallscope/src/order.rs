@@ -60,9 +60,9 @@ pub trait Order: Clone + Into<JobOrder> + Send {
     fn command(&self) -> Option<&str>;
     /// The run of one process of a cluster: `share` of the work on
     /// `workers` threads, reported for process 0 to join; `None` when the
-    /// engine has no cluster mode.
-    fn share(&self, _share: Share, _workers: usize) -> Option<Self> {
-        None
+    /// engine has no cluster mode, an error when the order cannot be shared.
+    fn share(&self, _share: Share, _workers: usize) -> Result<Option<Self>, ConfigError> {
+        Ok(None)
     }
     /// Process 0's job in a cluster: it folds the shares' reports, arriving
     /// as events on `arrivals`, into the run's events, as one process's run
@@ -97,6 +97,7 @@ pub struct KoratOrder {
 
 /// A random run of the subject registered as `subject`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(into = "RandomWire", from = "RandomWire")]
 pub struct RandomOrder {
     pub subject: String,
     pub config: RandomConfig,
@@ -146,9 +147,9 @@ impl Order for KoratOrder {
     fn job(&self) -> Result<Arc<dyn Job<Fold = KoratReport>>, ConfigError> {
         Ok(Arc::new(self.korat_job()?))
     }
-    fn share(&self, share: Share, workers: usize) -> Option<Self> {
+    fn share(&self, share: Share, workers: usize) -> Result<Option<Self>, ConfigError> {
         let settings = KoratSettings { share: Some(share), threads: workers, ..self.settings.clone() };
-        Some(KoratOrder { settings, ..self.clone() })
+        Ok(Some(KoratOrder { settings, ..self.clone() }))
     }
     fn joining(
         &self,
@@ -189,7 +190,26 @@ impl Order for RandomOrder {
     }
     fn job(&self) -> Result<Arc<dyn Job<Fold = RandomReport>>, ConfigError> {
         let subject = subject(&self.subject)?.subject();
-        Ok(subject.random(self.config.clone(), self.subject.clone(), self.command.clone()))
+        Ok(subject.random(self.config.clone(), self.subject.clone(), self.command.clone(), None))
+    }
+    /// The streams `share` holds, one after another (`workers` is for Korat's parts).
+    fn share(&self, share: Share, _workers: usize) -> Result<Option<Self>, ConfigError> {
+        if self.config.streams < share.count {
+            return Err(ConfigError::Invalid(format!(
+                "a random run on {} processes is shared out by streams: give --streams {0} or more (one process \
+                 with the same --streams writes the same files)",
+                share.count
+            )));
+        }
+        let config = RandomConfig { share: Some(share), ..self.config.clone() };
+        Ok(Some(RandomOrder { config, ..self.clone() }))
+    }
+    fn joining(
+        &self,
+        arrivals: mpsc::Receiver<Event>,
+    ) -> Result<Option<Arc<dyn Job<Fold = RandomReport>>>, ConfigError> {
+        let subject = subject(&self.subject)?.subject();
+        Ok(Some(subject.random(self.config.clone(), self.subject.clone(), self.command.clone(), Some(arrivals))))
     }
 }
 
@@ -290,6 +310,30 @@ impl From<KoratWire> for KoratOrder {
         let settings =
             KoratSettings { threads: wire.threads, time_limit: wire.time_limit, share: wire.share, ..wire.settings };
         KoratOrder { subject: wire.subject, settings, command: wire.command }
+    }
+}
+
+/// A random order as written: the recorded config and the share it leaves out.
+#[derive(Serialize, Deserialize)]
+struct RandomWire {
+    subject: String,
+    config: RandomConfig,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    share: Option<crate::runner::Share>,
+    command: Option<String>,
+}
+
+impl From<RandomOrder> for RandomWire {
+    fn from(order: RandomOrder) -> Self {
+        let share = order.config.share;
+        RandomWire { subject: order.subject, config: order.config, share, command: order.command }
+    }
+}
+
+impl From<RandomWire> for RandomOrder {
+    fn from(wire: RandomWire) -> Self {
+        let config = RandomConfig { share: wire.share, ..wire.config };
+        RandomOrder { subject: wire.subject, config, command: wire.command }
     }
 }
 

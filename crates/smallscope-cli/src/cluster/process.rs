@@ -26,7 +26,8 @@ pub fn run<C: EngineCommand>(command: C, cluster: &Cluster, options: &RunOptions
     let options = &options.timed(command.time_limit());
     let share = Share { index: cluster.process as u32, count: cluster.processes() as u32 };
     let no_cluster_mode = || BadInput(format!("`{}` has no cluster mode yet: run it without --hostfile", C::NAME));
-    let share_order = command.order().share(share, cluster.workers).ok_or_else(no_cluster_mode)?;
+    let share_order =
+        command.order().share(share, cluster.workers).map_err(BadInput::from)?.ok_or_else(no_cluster_mode)?;
     // Each process keeps its share's commits apart, to resume them.
     let share_options = RunOptions {
         out: options.out.as_ref().map(|out| out.join(format!(".smallscope-share-{}", cluster.process))),
@@ -149,12 +150,13 @@ fn finish_share<C: EngineCommand>(
     }
 }
 
-/// Sends each committed report of a share to process 0.
+/// Sends each committed report of a share (a Korat part's chunk, a random
+/// stream) to process 0.
 struct Forward<'r>(&'r Relay);
 
 impl Observer for Forward<'_> {
     fn batch(&mut self, batch: &Batch) {
-        for event in batch.events.iter().filter(|e| matches!(e, Event::Part(_))) {
+        for event in batch.events.iter().filter(|e| matches!(e, Event::Part(_) | Event::Stream(_))) {
             self.0.send(event);
         }
     }

@@ -85,18 +85,17 @@ fn korat_on_two_processes_writes_the_files_of_one_process() {
     assert!(!dir.path().join("two-1/.smallscope-share-1").exists());
 }
 
-#[test]
-fn a_process_killed_mid_run_is_resumed_to_the_files_of_one_process() {
-    let dir = tempfile::tempdir().unwrap();
-    let expected = one_process(&KORAT, dir.path());
-    let hosts = hostfile(dir.path(), 2);
-    let first = start(&KORAT, &hosts, 0, "two", dir.path());
-    let mut second = start(&KORAT, &hosts, 1, "two-1", dir.path());
-    // Killed once it has searched and sent a few parts.
-    let staged = dir.path().join("two-1/.smallscope-share-1/.smallscope/events.ndjson");
+/// Runs `args` on both processes, kills process 1 once its staged events
+/// say `sent` (it has sent some of its share), checks that process 0
+/// stops with the cluster's fault, and resumes both to the end.
+fn killed_and_resumed(args: &[&str], dir: &Path, sent: &dyn Fn(&str) -> bool) {
+    let hosts = hostfile(dir, 2);
+    let first = start(args, &hosts, 0, "two", dir);
+    let mut second = start(args, &hosts, 1, "two-1", dir);
+    let staged = dir.join("two-1/.smallscope-share-1/.smallscope/events.ndjson");
     let began = Instant::now();
-    while std::fs::metadata(&staged).map_or(0, |m| m.len()) < 100_000 && began.elapsed() < Duration::from_secs(60) {
-        std::thread::sleep(Duration::from_millis(10));
+    while !std::fs::read_to_string(&staged).is_ok_and(|t| sent(&t)) && began.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(5));
     }
     second.kill().unwrap();
     let _ = second.wait();
@@ -106,14 +105,62 @@ fn a_process_killed_mid_run_is_resumed_to_the_files_of_one_process() {
     assert!(message.contains("the connection to another process was lost"), "{message}");
     assert!(!message.contains("panicked"), "{message}");
     assert!(stdout(&first).contains("--resume"), "{}", stdout(&first));
-    let mut resume = KORAT.to_vec();
+    let mut resume = args.to_vec();
     resume.push("--resume");
-    both(&resume, &hosts, dir.path());
+    both(&resume, &hosts, dir);
+}
+
+#[test]
+fn a_process_killed_mid_run_is_resumed_to_the_files_of_one_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let expected = one_process(&KORAT, dir.path());
+    // Killed once it has searched and sent a few parts.
+    killed_and_resumed(&KORAT, dir.path(), &|events| events.len() >= 100_000);
     let written = outputs(&dir.path().join("two"));
     assert_eq!(written.len(), expected.len());
     for ((name, bytes), (_, expected)) in written.iter().zip(&expected) {
         assert!(bytes == expected, "{name} differs from one process's after the resume");
     }
+}
+
+/// A random run shared out by streams, long enough to be killed mid-stream.
+const RANDOM: [&str; 6] = ["random", "dll", "--sequences", "400000", "--streams", "4"];
+
+/// Asserts that the files in `two` are `expected`, a one-process run's
+/// into `one` (the test files name the folder they were written to).
+fn same_as_one_process(two: &Path, expected: &crate::common::Files) {
+    let written = outputs(two);
+    assert_eq!(written.iter().map(|(name, _)| name.as_str()).collect::<Vec<_>>(), {
+        expected.iter().map(|(name, _)| name.as_str()).collect::<Vec<_>>()
+    });
+    for ((name, bytes), (_, expected)) in written.iter().zip(expected) {
+        let expected = String::from_utf8_lossy(expected).replace("--out one", "--out two");
+        assert!(String::from_utf8_lossy(bytes) == expected, "{name} differs from one process's");
+    }
+}
+
+#[test]
+fn random_streams_on_two_processes_write_the_files_of_one_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["random", "dll", "--sequences", "200000", "--streams", "2"];
+    let expected = one_process(&args, dir.path());
+    let hosts = hostfile(dir.path(), 2);
+    let (first, second) = both(&args, &hosts, dir.path());
+    assert!(stdout(&first).contains("200000 sequences"), "{}", stdout(&first));
+    assert!(stdout(&second).contains("process 1 of 2 searched its share"), "{}", stdout(&second));
+    same_as_one_process(&dir.path().join("two"), &expected);
+    // Fewer streams than processes would leave a process idle: refused.
+    let message = refused(&["random", "dll", "--sequences", "9", "--hostfile", &hosts, "--process", "0"]);
+    assert!(message.contains("give --streams 2 or more"), "{message}");
+}
+
+#[test]
+fn a_random_process_killed_mid_stream_is_resumed_to_the_files_of_one_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let expected = one_process(&RANDOM, dir.path());
+    // Killed in its second stream, once its first is sent.
+    killed_and_resumed(&RANDOM, dir.path(), &|events| events.contains(r#""event":"stream""#));
+    same_as_one_process(&dir.path().join("two"), &expected);
 }
 
 #[test]

@@ -12,7 +12,7 @@ use crate::sequence::Literal;
 
 /// The values of the other-subject parameters of some operations, one set
 /// per type, with a note on each type.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct OtherDomains {
     by_type: Vec<(TypeId, &'static str, Arc<[Literal]>)>,
     pub notes: Vec<String>,

@@ -1,11 +1,12 @@
 //! Subjects registered with `#[smallscope::api]`, found at run time through `inventory`.
 
 use std::marker::PhantomData;
-use std::sync::Arc;
+use std::sync::{mpsc, Arc};
 
 use super::{OperationInfo, StdTraits, Subject};
 use crate::beapi::{BeapiConfig, BeapiJob, BeapiReport};
 use crate::builders::{IdentificationReport, IdentifyJob, IdentifySettings};
+use crate::events::Event;
 use crate::heap::Schema;
 use crate::random::{RandomConfig, RandomJob, RandomReport};
 use crate::runner::Job;
@@ -42,8 +43,15 @@ pub trait ErasedSubject {
     fn has_rep_ok(&self) -> bool;
     /// A BEAPI run of the subject registered as `name`; `command` reproduces it.
     fn beapi(&self, config: BeapiConfig, name: String, command: Option<String>) -> Arc<dyn Job<Fold = BeapiReport>>;
-    /// A random run with the standard and the registered contracts.
-    fn random(&self, config: RandomConfig, name: String, command: Option<String>) -> Arc<dyn Job<Fold = RandomReport>>;
+    /// A random run with the standard and the registered contracts; with
+    /// `arrivals`, a cluster's process 0, which merges the streams' records.
+    fn random(
+        &self,
+        config: RandomConfig,
+        name: String,
+        command: Option<String>,
+        arrivals: Option<mpsc::Receiver<Event>>,
+    ) -> Arc<dyn Job<Fold = RandomReport>>;
     /// Builders identification (`smallscope builders`).
     fn builders(
         &self,
@@ -84,8 +92,18 @@ impl<T: Subject + StdTraits> ErasedSubject for SubjectHandle<T> {
     fn beapi(&self, config: BeapiConfig, name: String, command: Option<String>) -> Arc<dyn Job<Fold = BeapiReport>> {
         Arc::new(BeapiJob::<T>::new(config, name, command, crate::builders::resolve::<T>))
     }
-    fn random(&self, config: RandomConfig, name: String, command: Option<String>) -> Arc<dyn Job<Fold = RandomReport>> {
-        Arc::new(RandomJob::<T>::new(config, name, command))
+    fn random(
+        &self,
+        config: RandomConfig,
+        name: String,
+        command: Option<String>,
+        arrivals: Option<mpsc::Receiver<Event>>,
+    ) -> Arc<dyn Job<Fold = RandomReport>> {
+        let job = RandomJob::<T>::new(config, name, command);
+        Arc::new(match arrivals {
+            Some(arrivals) => job.joining(arrivals),
+            None => job,
+        })
     }
     fn builders(
         &self,

@@ -168,7 +168,8 @@ impl Fold for BeapiReport {
             | Event::Difference(_)
             | Event::Compared(_)
             | Event::Identified(_)
-            | Event::Part(_) => {}
+            | Event::Part(_)
+            | Event::Stream(_) => {}
         }
     }
 }

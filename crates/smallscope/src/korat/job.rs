@@ -127,7 +127,8 @@ impl Fold for KoratReport {
             | Event::RegressionTest(_)
             | Event::Difference(_)
             | Event::Compared(_)
-            | Event::Identified(_) => {}
+            | Event::Identified(_)
+            | Event::Stream(_) => {}
         }
     }
 }
@@ -557,22 +558,11 @@ impl KoratJob {
             if let Some((_, space)) = self.spaces.get(search_index) {
                 let failure = search::rerun_alone(space.clone(), &*self.invariants, died);
                 counts.failing += 1;
-                out.event(Event::Part(PartRecord {
-                    search: search_index as u32,
-                    index: died.address.run & u64::from(u32::MAX),
-                    parts: 0,
-                    chunk: 0,
-                    position: None,
-                    key: super::PartKey { prefix: Vec::new(), values: Vec::new() },
-                    next: None,
-                    structures: 0,
-                    found: Vec::new(),
-                    explored: 0,
-                    classes: Vec::new(),
-                    failures: vec![failure],
-                    ending: None,
-                    halted: false,
-                }));
+                out.event(Event::Part(PartRecord::rerun_failure(
+                    search_index as u32,
+                    died.address.run & u64::from(u32::MAX),
+                    failure,
+                )));
                 out.commit(&[]);
             }
         }

@@ -82,6 +82,27 @@ pub struct PartRecord {
 pub type RecordIdentity = (u32, u64, u32, Option<Vec<u32>>);
 
 impl PartRecord {
+    /// A failure found by rerunning alone the input that killed a share's
+    /// worker in part `index` of `search`.
+    pub fn rerun_failure(search: u32, index: u64, failure: CandidateFailure) -> Self {
+        PartRecord {
+            search,
+            index,
+            parts: 0,
+            chunk: 0,
+            key: PartKey { prefix: Vec::new(), values: Vec::new() },
+            next: None,
+            structures: 0,
+            found: Vec::new(),
+            explored: 0,
+            classes: Vec::new(),
+            failures: vec![failure],
+            position: None,
+            ending: None,
+            halted: false,
+        }
+    }
+
     /// What tells a record from another: its part, and for a rerun's
     /// failure, the candidate.
     pub fn identity(&self) -> RecordIdentity {

@@ -104,6 +104,15 @@ pub struct RandomConfig {
     /// fresh worker.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub confirm: Vec<FlipToConfirm>,
+    /// Independent runs the run is made of, merged in a fixed order (see
+    /// `smallscope::random`'s streams): what a cluster shares out.
+    #[serde(default = "one_stream", skip_serializing_if = "is_one_stream")]
+    pub streams: u32,
+    /// In a cluster, this process's share of the streams: it runs those and
+    /// reports each for process 0 to merge. Not part of the recorded
+    /// configuration: the run is the same whoever runs which stream.
+    #[serde(skip)]
+    pub share: Option<crate::runner::Share>,
 }
 
 impl Default for RandomConfig {
@@ -131,6 +140,8 @@ impl Default for RandomConfig {
             edge_feedback: true,
             branch: false,
             confirm: Vec::new(),
+            streams: 1,
+            share: None,
         }
     }
 }
@@ -164,6 +175,24 @@ impl RandomConfig {
         }
         if self.max_length == 0 {
             return Err(ConfigError::Invalid("the maximum sequence length must be at least 1".into()));
+        }
+        if self.streams == 0 {
+            return Err(ConfigError::Invalid("the stream count must be at least 1".into()));
+        }
+        if self.streams > 1 {
+            if self.sequence_limit.is_some_and(|limit| limit < u64::from(self.streams)) {
+                return Err(ConfigError::Invalid(format!(
+                    "{} streams need a sequence limit of at least {0}, one sequence each",
+                    self.streams
+                )));
+            }
+            if self.branch || self.stop_at.is_some() || !self.confirm.is_empty() {
+                return Err(ConfigError::Invalid(
+                    "the branch phase and --stop-at run one stream: give --streams 1 (a stream's replay command \
+                     names its own seed)"
+                        .into(),
+                ));
+            }
         }
         for pattern in &self.misuse_panics {
             regex::Regex::new(pattern)
@@ -211,6 +240,15 @@ fn default_list_length() -> usize {
 /// Events written before coverage had it on, as it is by default.
 fn default_edge_feedback() -> bool {
     true
+}
+
+/// Events written before streams existed are of one stream.
+fn one_stream() -> u32 {
+    1
+}
+
+fn is_one_stream(streams: &u32) -> bool {
+    *streams == 1
 }
 
 /// Events written before other subjects' parameters existed have no `other_scope`.

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use regex::Regex;
 use rustc_hash::FxHashSet;
 
-use super::Contract;
+use super::{Contract, GroupKey};
 use crate::api::{Access, Arg, HandleValue, Operation, ParamKind, Returned};
 use crate::beapi::fingerprint;
 use crate::events::{During, FailureKind};
@@ -38,18 +38,6 @@ pub struct Broken {
     pub message: String,
     /// The variables the failed check looked at (none for a panicking call).
     pub vars: Vec<u32>,
-}
-
-/// What failures are grouped by (MinUnit, thesis §8.2.1): the contract, the
-/// last call and, for panics, where it panicked. A law over two or three
-/// values (`Hash` agreeing with `==`, say) breaks because of how the values
-/// differ, not because of the call that happened to come last, so those
-/// failures are grouped without the call (`op` is `None`).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct GroupKey {
-    pub contract: String,
-    pub op: Option<u16>,
-    pub location: Option<String>,
 }
 
 impl Broken {

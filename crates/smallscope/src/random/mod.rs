@@ -52,6 +52,7 @@ mod config;
 mod contract;
 mod execute;
 mod generate;
+mod group_key;
 mod journal;
 mod registry;
 mod regression;
@@ -61,19 +62,25 @@ mod resume;
 mod sequence;
 mod simplify;
 mod std_ops;
+mod stream_record;
+mod stream_run;
+mod streams;
 
 pub use branch::{CANDIDATES, CANDIDATES_PER_BRANCH, WITNESSES, WITNESS_SOURCES};
 pub use config::{FlipToConfirm, IndexPruning, RandomConfig, DEFAULT_TIME_LIMIT};
 pub use contract::{assert_contract, std_contracts, Contract};
-pub use execute::{Broken, GroupKey};
+pub use execute::Broken;
+pub use group_key::GroupKey;
 pub use registry::{registered_contracts, ContractRegistration};
 pub use regression_test::RegressionTest;
 pub use report::{witness_program, RandomReport};
 pub use resume::Resume;
 pub use sequence::Sequence;
+pub use stream_record::{StreamGroup, StreamRecord};
+pub use streams::{merge, Merged};
 
 use std::marker::PhantomData;
-use std::sync::Arc;
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
 use regex::Regex;
@@ -161,6 +168,7 @@ impl<T: Subject + StdTraits> Random<T> {
             contracts: self.contracts,
             name: std::any::type_name::<T>().to_owned(),
             command: None,
+            arrivals: None,
             subject: PhantomData,
         };
         crate::runner::run_in_thread(Arc::new(job) as Arc<dyn Job<Fold = _>>, self.call_timeout, observer)
@@ -174,6 +182,8 @@ pub struct RandomJob<T> {
     contracts: Vec<Box<dyn Contract<T>>>,
     name: String,
     command: Option<String>,
+    /// A cluster's process 0: the streams' records, from every process.
+    arrivals: Option<Mutex<mpsc::Receiver<Event>>>,
     subject: PhantomData<fn() -> T>,
 }
 
@@ -182,7 +192,14 @@ impl<T: Subject + StdTraits> RandomJob<T> {
     pub fn new(config: RandomConfig, name: String, command: Option<String>) -> Self {
         let mut contracts = std_contracts::<T>();
         contracts.extend(registered_contracts::<T>());
-        RandomJob { config, contracts, name, command, subject: PhantomData }
+        RandomJob { config, contracts, name, command, arrivals: None, subject: PhantomData }
+    }
+
+    /// Process 0's job in a cluster: it merges the streams' records that
+    /// come on `arrivals` (`Event::Stream`, from every process, in any
+    /// order), running no code under test.
+    pub fn joining(self, arrivals: mpsc::Receiver<Event>) -> Self {
+        RandomJob { arrivals: Some(Mutex::new(arrivals)), ..self }
     }
 }
 
@@ -221,6 +238,9 @@ impl<T: Subject + StdTraits> Job for RandomJob<T> {
                     .into(),
             )
             .into());
+        }
+        if config.streams > 1 || config.share.is_some() || self.arrivals.is_some() {
+            return self.run_streams(start, out, &ops, &misuse);
         }
         let resumed = start.resume.filter(|report| !report.run.is_empty());
         let outlet = Outlet {

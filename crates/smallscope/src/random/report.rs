@@ -1,7 +1,9 @@
 //! What a random run reports, folded from its events: counts, failure
 //! groups and regression tests.
 
-use super::{RandomConfig, RegressionTest, Resume};
+use std::collections::BTreeMap;
+
+use super::{RandomConfig, RegressionTest, Resume, StreamRecord};
 use crate::api::OperationInfo;
 use crate::edges::FrontierBranch;
 use crate::events::{Branching, Configuration, Counts, EdgeGain, Event, Failure, Fold, Input, Stop};
@@ -71,6 +73,9 @@ pub struct RandomReport {
     /// Where the run was at its last commit.
     #[serde(skip)]
     pub resume: Option<Resume>,
+    /// A run of several streams: those done, by number.
+    #[serde(skip)]
+    pub streams: BTreeMap<u32, StreamRecord>,
 }
 
 fn is_zero(count: &u64) -> bool {
@@ -142,6 +147,9 @@ impl Fold for RandomReport {
                 }
             }
             Event::RegressionTest(test) => self.regression_tests.push(test),
+            Event::Stream(record) => {
+                self.streams.insert(record.stream, record);
+            }
             Event::Note(note) => self.notes.push(note.text),
             Event::RunFinished(finished) => {
                 self.take_counts(&finished.counts, &finished.group_counts, finished.seconds);

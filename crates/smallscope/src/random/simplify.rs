@@ -17,8 +17,9 @@
 //!
 //! Every candidate is replayed from scratch; the failure decides.
 
-use super::execute::{Executor, GroupKey};
+use super::execute::Executor;
 use super::generate::Component;
+use super::GroupKey;
 use crate::api::OtherDomains;
 use crate::api::{Access, ParamKind};
 use crate::sequence::{Call, Literal, Operand, Program};

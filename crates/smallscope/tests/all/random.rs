@@ -511,6 +511,64 @@ fn same_seed_and_count_give_identical_files() {
     assert_ne!(a.1, c.1);
 }
 
+/// A run of `K` streams is the `K` one-stream runs of seeds `seed..seed+K`
+/// with the limits shared out, put together: checked against those runs,
+/// made here one by one, and grouped here by what broke and where.
+#[test]
+fn streams_are_one_stream_runs_put_together_in_order() {
+    let (seed, streams, sequences) = (21, 3u32, 3_001);
+    let config = RandomConfig { seed, streams, sequence_limit: Some(sequences), ..RandomConfig::default() };
+    let merged = Random::<Unlawful>::with_config(config).run().unwrap();
+    let one: Vec<RandomReport> = (0..streams)
+        .map(|s| {
+            let portion = 1_000 + u64::from(s == 0);
+            let tests = [67, 67, 66][s as usize];
+            let config = RandomConfig {
+                seed: seed + u64::from(s),
+                sequence_limit: Some(portion),
+                regression_tests: tests,
+                ..RandomConfig::default()
+            };
+            Random::<Unlawful>::with_config(config).run().unwrap()
+        })
+        .collect();
+    // `Unlawful` has few states: each stream gets stuck before its limit.
+    assert_eq!(merged.sequences, one.iter().map(|r| r.sequences).sum::<u64>());
+    assert_eq!(merged.stop, one[0].stop);
+    assert_eq!(merged.stored, one.iter().map(|r| r.stored).sum::<u64>());
+    assert_eq!(merged.illegal, one.iter().map(|r| r.illegal).sum::<u64>());
+    let tests: Vec<&str> = one.iter().flat_map(|r| &r.regression_tests).map(|t| t.sequence.as_str()).collect();
+    assert_eq!(merged.regression_tests.iter().map(|t| t.sequence.as_str()).collect::<Vec<_>>(), tests);
+    // Groups in the order the streams found them; counts added; the shortest witness.
+    let mut groups: Vec<(Option<String>, Option<String>, u64, usize)> = Vec::new();
+    for failure in one.iter().flat_map(|r| &r.failure_groups) {
+        let known = groups.iter_mut().find(|g| (&g.0, &g.1) == (&failure.contract, &failure.location));
+        match known {
+            Some(group) => {
+                group.2 += failure.count;
+                group.3 = group.3.min(failure.witness.calls);
+            }
+            None => {
+                groups.push((failure.contract.clone(), failure.location.clone(), failure.count, failure.witness.calls))
+            }
+        }
+    }
+    let got: Vec<_> = merged
+        .failure_groups
+        .iter()
+        .map(|f| (f.contract.clone(), f.location.clone(), f.count, f.witness.calls))
+        .collect();
+    assert_eq!(got, groups);
+    assert!(got.len() >= 2, "{got:?}");
+    // Each group's replay names the stream that found its witness.
+    for failure in &merged.failure_groups {
+        assert!(failure.replay.is_none(), "a run from the library has no command to repeat");
+    }
+    // Too few sequences for the streams, and the branch phase, are refused.
+    let few = RandomConfig { streams: 4, sequence_limit: Some(3), ..RandomConfig::default() };
+    assert!(Random::<Unlawful>::with_config(few).run().is_err());
+}
+
 #[test]
 fn emitted_tests_have_descriptive_names_and_assertions() {
     let report = run::<Fragile>(10_000, 13);

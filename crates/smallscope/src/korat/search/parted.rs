@@ -185,12 +185,6 @@ pub trait PartList {
     fn part(&self, index: usize) -> Option<&Part>;
 }
 
-impl PartList for [Part] {
-    fn part(&self, index: usize) -> Option<&Part> {
-        self.get(index)
-    }
-}
-
 impl PartList for Vec<Part> {
     fn part(&self, index: usize) -> Option<&Part> {
         self.get(index)

@@ -11,9 +11,10 @@ use rand::SeedableRng;
 use rand_xorshift::XorShiftRng;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::execute::{Broken, Executor, GroupKey, Handles, SequenceBuffers, Shared, Values};
+use super::execute::{Broken, Executor, Handles, SequenceBuffers, Shared, Values};
 use super::journal::Delta;
 use super::sequence::Sequence;
+use super::GroupKey;
 use super::{RandomConfig, Resume};
 use crate::api::{OperationInfo, OtherDomains, StdTraitTable};
 use crate::events::{Counts, EdgeGain, Event, Failure, Input, Progress, Sink, Stop, Witness};
