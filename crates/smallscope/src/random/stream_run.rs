@@ -77,18 +77,20 @@ impl<T: Subject + StdTraits> RandomJob<T> {
             out.event(Event::RunFinished(RunFinished::new(stop, seconds(), counts)));
             return Ok(());
         }
-        // Stopped to be resumed: the records are kept, the merge waits.
-        if let Some(stop @ (Stop::Interrupted | Stop::MemoryLimit)) = stop {
-            out.event(Event::RunFinished(RunFinished::new(stop, seconds(), merge(records.values()).counts)));
-            return Ok(());
-        }
         let merged = merge(records.values());
-        for text in merged.notes {
-            out.event(Event::Note(Note { text }));
+        // Stopped to be resumed: the failures so far are told (a resumed run
+        // tells each group again, by number); notes and tests wait for the end.
+        let resumable = matches!(stop, Some(Stop::Interrupted | Stop::MemoryLimit));
+        if !resumable {
+            for text in merged.notes {
+                out.event(Event::Note(Note { text }));
+            }
         }
         let group_counts = merged.failures.iter().map(|failure| failure.count).collect();
         merged.failures.into_iter().for_each(|failure| out.event(Event::Failure(failure)));
-        merged.regression_tests.into_iter().for_each(|test| out.event(Event::RegressionTest(test)));
+        if !resumable {
+            merged.regression_tests.into_iter().for_each(|test| out.event(Event::RegressionTest(test)));
+        }
         let finished =
             RunFinished { group_counts, ..RunFinished::new(stop.unwrap_or(merged.stop), seconds(), merged.counts) };
         out.event(Event::RunFinished(finished));
