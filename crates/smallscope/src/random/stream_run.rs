@@ -114,19 +114,25 @@ impl<T: Subject + StdTraits> RandomJob<T> {
         let others = OtherDomains::of(ops, &config.other_settings(), start.killed, Some(start.stop));
         let limit = config.effective_time_limit().map(|limit| limit.as_secs_f64());
         for (done, &stream) in held.iter().enumerate() {
-            // The time left, shared by the streams left.
-            let time = match limit {
-                Some(limit) if seconds() >= limit => return Some(Stop::TimeLimit),
-                Some(limit) => Some(Duration::from_secs_f64((limit - seconds()) / (held.len() - done) as f64)),
-                None => None,
-            };
+            let asked = start.stop.reason();
+            if asked.is_some_and(|stop| stop != Stop::TimeLimit) {
+                return asked;
+            }
+            // The time left, shared by the streams left; a stream with none
+            // is recorded empty, so that the run's streams are all told.
+            let time = limit.map(|limit| (limit - seconds()) / (held.len() - done) as f64);
+            if asked.is_some() || time.is_some_and(|time| time <= 0.0) {
+                told.tell(unrun(stream), seconds());
+                continue;
+            }
+            let time = time.map(Duration::from_secs_f64);
             let record = self.stream(stream, time, start, ops, misuse, others.clone());
             let stop = record.stop;
             if stop == Stop::Interrupted {
                 return Some(stop);
             }
             told.tell(record, seconds());
-            if let Some(stop) = start.stop.reason().or(matches!(stop, Stop::MemoryLimit).then_some(stop)) {
+            if stop == Stop::MemoryLimit {
                 return Some(stop);
             }
         }
@@ -185,6 +191,21 @@ impl<T: Subject + StdTraits> RandomJob<T> {
     }
 }
 
+/// A stream the time limit left no time for.
+fn unrun(stream: u32) -> StreamRecord {
+    StreamRecord {
+        stream,
+        stop: Stop::TimeLimit,
+        seconds: 0.0,
+        counts: Counts::default(),
+        groups: Vec::new(),
+        regression_tests: Vec::new(),
+        notes: vec![format!(
+            "stream {stream} had no time left: a longer --time-limit or fewer --streams runs every stream"
+        )],
+    }
+}
+
 /// The records told so far, and where they are told.
 struct Told<'o> {
     records: BTreeMap<u32, StreamRecord>,
@@ -228,7 +249,9 @@ fn join(
         if told.records.len() as u32 == streams {
             return Ok(None);
         }
-        if let Some(stop) = start.stop.reason() {
+        // A time limit stops each share, which then sends what it made:
+        // the join waits for it (a lost share ends the wait).
+        if let Some(stop) = start.stop.reason().filter(|&stop| stop != Stop::TimeLimit) {
             return Ok(Some(stop));
         }
         match arrivals.recv_timeout(STOP_POLL) {
