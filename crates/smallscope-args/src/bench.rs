@@ -37,6 +37,9 @@ pub struct ClusterBench {
     /// Korat runs, `subject:scope`, separated by commas.
     #[arg(long, value_delimiter = ',', default_value = "binary-tree:13")]
     pub korat: Vec<String>,
+    /// Random runs, `subject:sequences`, separated by commas: each with one stream per process.
+    #[arg(long, value_delimiter = ',', default_value = "dll:2000000")]
+    pub random: Vec<String>,
 }
 
 #[derive(clap::Args)]

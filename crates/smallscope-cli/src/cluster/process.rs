@@ -45,6 +45,7 @@ pub fn run<C: EngineCommand>(command: C, cluster: &Cluster, options: &RunOptions
     let restarts = Arc::new(AtomicU32::new(0));
     let arrived = Arrived { events: arrivals_in, restarts: restarts.clone() };
     let relay = Relay::start(cluster, Some(arrived), PATIENCE);
+    let connected = relay.connected();
     // The join runs no code under test: on a thread of this process, held
     // to no memory limit of its own (the share's worker has the limit).
     let join_options = RunOptions { isolation: false, memory_limit: None, cluster: None, ..options.clone() };
@@ -56,6 +57,15 @@ pub fn run<C: EngineCommand>(command: C, cluster: &Cluster, options: &RunOptions
     });
     let mut finished = joined?;
     let shared = shared.unwrap_or_else(|_| Err(anyhow::anyhow!("this process's share ended in a panic")));
+    // Never connected: nothing was joined, and a summary would only say so.
+    if !connected.load(Ordering::Relaxed) {
+        let signal = shared.as_ref().ok().and_then(|shared| shared.signal);
+        let trouble = share_trouble(shared).unwrap_or_else(|| {
+            "stopped before the other processes connected: run every process again with --resume".into()
+        });
+        crate::progress::say(&format!("error: {trouble}"));
+        return Ok(signal.map_or(Exit::Fault, Exit::Signal));
+    }
     // The join ran no code under test: the restarts are the shares', the
     // worker's memory this process's share's, held to the run's limit.
     finished.restarts = restarts.load(Ordering::Relaxed);

@@ -47,6 +47,8 @@ pub struct Relay {
     thread: Option<JoinHandle<Result<(), String>>>,
     /// Set when the relay is dropped unfinished.
     abandoned: Arc<AtomicBool>,
+    /// Set once every process is connected.
+    connected: Arc<AtomicBool>,
 }
 
 impl Relay {
@@ -59,11 +61,13 @@ impl Relay {
         let abandoned = Arc::new(AtomicBool::new(false));
         // The worker closure is `Fn` and `Sync`: its one call takes these.
         let ends = Arc::new(Mutex::new(Some((from_share, arrivals))));
-        let (gave_up, cluster) = (abandoned.clone(), cluster.clone());
+        let connected = Arc::new(AtomicBool::new(false));
+        let (gave_up, cluster, joined) = (abandoned.clone(), cluster.clone(), connected.clone());
         let thread = std::thread::Builder::new()
             .name("smallscope-relay".into())
             .spawn(move || {
                 let sockets = super::sockets::connect(&cluster, patience, &|| gave_up.load(Ordering::Relaxed))?;
+                joined.store(true, Ordering::Relaxed);
                 let hooks = timely_communication::Hooks::default();
                 let local = ProcessBuilder::new_typed_vector(1, hooks.refill.clone(), hooks.spill.clone());
                 let (builders, guard) = initialize_networking_from_sockets(local, sockets, cluster.process, 1, hooks)
@@ -108,7 +112,12 @@ impl Relay {
                 guards.join().into_iter().collect::<Result<Vec<()>, String>>().map(drop)
             })
             .expect("spawning the relay thread");
-        Relay { outgoing: Some(outgoing), thread: Some(thread), abandoned }
+        Relay { outgoing: Some(outgoing), thread: Some(thread), abandoned, connected }
+    }
+
+    /// Whether every process has connected, for after the relay is gone.
+    pub fn connected(&self) -> Arc<AtomicBool> {
+        self.connected.clone()
     }
 
     /// Sends `event` to process 0.

@@ -14,6 +14,9 @@ use super::Cluster;
 /// How long to wait between tries to connect.
 const RETRY: Duration = Duration::from_millis(100);
 
+/// How long a process waits for the others before it says so.
+const NOTICE: Duration = Duration::from_secs(3);
+
 /// One stream per other process, in process order, `None` at this one's
 /// place: what timely's networking starts from. Gives up after `patience`
 /// or when `stopped` says so.
@@ -30,18 +33,30 @@ pub fn connect(
     let mut streams: Vec<Option<TcpStream>> = (0..cluster.processes()).map(|_| None).collect();
     let missing =
         |streams: &[Option<TcpStream>]| (0..streams.len()).filter(|&i| i != me && streams[i].is_none()).count();
+    let absent = |streams: &[Option<TcpStream>]| -> Vec<String> {
+        (0..streams.len())
+            .filter(|&i| i != me && streams[i].is_none())
+            .map(|i| format!("{i} ({})", cluster.addresses[i]))
+            .collect()
+    };
+    let mut told_waiting = false;
     while missing(&streams) > 0 {
+        // A process started alone says what it waits for, once.
+        if !told_waiting && deadline - Instant::now() < patience.saturating_sub(NOTICE) {
+            told_waiting = true;
+            crate::progress::say(&format!(
+                "process {me}: waiting for process {} to connect (up to {} s), meanwhile searching its share",
+                absent(&streams).join(", "),
+                patience.as_secs()
+            ));
+        }
         if stopped() {
             return Err("stopped before the processes connected".into());
         }
         if Instant::now() > deadline {
-            let absent: Vec<String> = (0..streams.len())
-                .filter(|&i| i != me && streams[i].is_none())
-                .map(|i| format!("{i} ({})", cluster.addresses[i]))
-                .collect();
             return Err(format!(
                 "process {} did not connect within {} s: start every process of --hostfile with its --process",
-                absent.join(", "),
+                absent(&streams).join(", "),
                 patience.as_secs()
             ));
         }

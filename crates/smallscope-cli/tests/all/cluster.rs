@@ -164,6 +164,25 @@ fn a_random_process_killed_mid_stream_is_resumed_to_the_files_of_one_process() {
 }
 
 #[test]
+fn a_process_started_alone_says_what_it_waits_for_and_stops_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let hosts = hostfile(dir.path(), 2);
+    let args = ["random", "dll", "--sequences", "100000000", "--streams", "2"];
+    let child = start(&args, &hosts, 0, "alone", dir.path());
+    // Past the three seconds after which it says what it waits for.
+    std::thread::sleep(Duration::from_secs(4));
+    let status = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let output = finish(child);
+    let message = stderr(&output);
+    assert_eq!(output.status.code(), Some(130), "{message}");
+    assert!(message.contains("waiting for process 1 (127.0.0.1:"), "{message}");
+    assert!(message.contains("stopped before the other processes connected"), "{message}");
+    // Nothing was joined: no summary saying so.
+    assert!(!stdout(&output).contains("failure groups"), "{}", stdout(&output));
+}
+
+#[test]
 fn cluster_options_are_checked() {
     let dir = tempfile::tempdir().unwrap();
     let hosts = hostfile(dir.path(), 2);

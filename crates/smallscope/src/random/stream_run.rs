@@ -41,7 +41,8 @@ impl<T: Subject + StdTraits> RandomJob<T> {
         let resumed = start.resume.filter(|report| !report.run.is_empty());
         let seconds_before = resumed.map_or(0.0, |report| report.seconds);
         let seconds = || seconds_before + started.elapsed().as_secs_f64();
-        let mut told = Told { records: resumed.map(|r| r.streams.clone()).unwrap_or_default(), out };
+        let records = resumed.map(|r| r.streams.clone()).unwrap_or_default();
+        let mut told = Told { records, out, partial: None };
         if resumed.is_none() {
             let configuration = Configuration::Random(config.clone());
             told.out.event(Event::RunStarted(RunStarted {
@@ -69,7 +70,7 @@ impl<T: Subject + StdTraits> RandomJob<T> {
             }
             None => self.search(start, ops, misuse, &mut told, &seconds),
         };
-        let Told { records, out } = told;
+        let Told { records, out, partial } = told;
         if config.share.is_some() {
             let mut counts = Counts::default();
             records.values().for_each(|record| add_counts(&mut counts, &record.counts));
@@ -77,10 +78,23 @@ impl<T: Subject + StdTraits> RandomJob<T> {
             out.event(Event::RunFinished(RunFinished::new(stop, seconds(), counts)));
             return Ok(());
         }
-        let merged = merge(records.values());
-        // Stopped to be resumed: the failures so far are told (a resumed run
+        // Stopped to be resumed: what the streams found so far is told, the
+        // stream cut short included (a resumed run generates it again and
         // tells each group again, by number); notes and tests wait for the end.
         let resumable = matches!(stop, Some(Stop::Interrupted | Stop::MemoryLimit));
+        let merged = merge(records.values().chain(&partial));
+        if resumable {
+            // The time spent counts against the limit when the run resumes.
+            let resume = crate::events::Resume::Random(Resume { sequences: merged.counts.explored });
+            let counts = merged.counts.clone();
+            out.event(Event::Progress(Progress {
+                seconds: seconds(),
+                counts,
+                group_counts: Vec::new(),
+                edge_gains: Vec::new(),
+                resume,
+            }));
+        }
         if !resumable {
             for text in merged.notes {
                 out.event(Event::Note(Note { text }));
@@ -129,6 +143,7 @@ impl<T: Subject + StdTraits> RandomJob<T> {
             let record = self.stream(stream, time, start, ops, misuse, others.clone());
             let stop = record.stop;
             if stop == Stop::Interrupted {
+                told.partial = Some(record);
                 return Some(stop);
             }
             told.tell(record, seconds());
@@ -210,6 +225,8 @@ fn unrun(stream: u32) -> StreamRecord {
 struct Told<'o> {
     records: BTreeMap<u32, StreamRecord>,
     out: &'o mut dyn Sink,
+    /// The stream a stop cut short, as far as it went: reported, not recorded.
+    partial: Option<StreamRecord>,
 }
 
 impl Told<'_> {
