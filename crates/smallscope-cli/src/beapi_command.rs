@@ -249,8 +249,13 @@ fn text(summary: &BeapiSummary<'_>) -> String {
         .unwrap_or_default();
     let checked = if checks { format!(", {} checked calls", report.checked_calls) } else { String::new() };
     text.push_str(&format!(
-        "total: {} structures, {} sequences explored{checked} ({} misuse, {} out of scope), {} failures, {:.3} s{memory}",
-        summary.structures, report.explored, report.misuses, report.out_of_scope, summary.failures, report.seconds
+        "total: {} structures, {} sequences explored{checked} ({} misuse, {} out of scope), {}, {:.3} s{memory}",
+        summary.structures,
+        report.explored,
+        report.misuses,
+        report.out_of_scope,
+        crate::summary::counted(summary.failures, "failure"),
+        report.seconds
     ));
     if summary.run.stop.is_early() {
         text.push_str(&format!("\nstopped early ({}): the last level is incomplete", summary.run.stop_text()));

@@ -306,8 +306,12 @@ fn text(engine: &str, args: &RandomArgs, summary: &RandomSummary<'_>, report: &R
         summary.stopped_by
     );
     out.push_str(&format!(
-        "  legal {}, illegal {}, redundant {}, stored for reuse {} (the largest value has {} objects)\n",
-        body.legal, body.illegal, body.redundant, body.stored, body.largest_structure
+        "  legal {}, illegal {}, redundant {}, stored for reuse {} (the largest value has {})\n",
+        body.legal,
+        body.illegal,
+        body.redundant,
+        body.stored,
+        crate::summary::counted(body.largest_structure, "object")
     ));
     if body.edges_total > 0 {
         out.push_str(&format!(
@@ -328,7 +332,8 @@ fn text(engine: &str, args: &RandomArgs, summary: &RandomSummary<'_>, report: &R
     }
     out.push_str(&format!("  failure groups: {}\n", body.failure_groups.len()));
     for (i, group) in body.failure_groups.iter().enumerate() {
-        out.push_str(&format!("  [{}] {} ({} failing sequences)\n", i + 1, group.describe(), group.count));
+        let failing = crate::summary::counted(group.count, "failing sequence");
+        out.push_str(&format!("  [{}] {} ({failing})\n", i + 1, group.describe()));
         let shrink = group.shrink.map_or(format!("{}", group.witness.calls), |s| {
             format!("{} first found, {} smallest found, {} simplified", s.first, s.smallest, s.simplified)
         });

@@ -138,6 +138,14 @@ pub struct BuildersSummary {
 /// `report`, borrowed; or, when its run stopped before its first event
 /// (`started` is false: the report knows neither its subject nor its
 /// settings), a copy that `fill` gives what the command asked for.
+/// `count` and `noun`, plural but for one: `1 failure`, `2 failures`.
+pub fn counted(count: u64, noun: &str) -> String {
+    match count {
+        1 => format!("1 {noun}"),
+        _ => format!("{count} {noun}s"),
+    }
+}
+
 pub fn started_or<'a, R: Clone>(report: &'a R, started: bool, fill: impl FnOnce(&mut R)) -> Cow<'a, R> {
     if started {
         return Cow::Borrowed(report);
