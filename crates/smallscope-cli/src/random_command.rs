@@ -269,6 +269,15 @@ impl EngineCommand for RandomCommand<'_> {
         report: &RandomReport,
         options: &RunOptions,
     ) -> anyhow::Result<()> {
+        // A failure's replay under a front end that chose the crate's test
+        // files: they hold the whole run's tests, which a replay would cut short.
+        if self.args.stop_at.is_some() && crate::files_implied() {
+            crate::progress::say(
+                "note: the crate's test files are left as they are: a run with --stop-at replays a failure, and its \
+                 tests would replace the whole run's (give --out to keep this run's)",
+            );
+            return Ok(());
+        }
         let command = test_files::regenerate(&self.args.tests, &summary.run.replay);
         let options = self.test_options(command, self.args.tests.ignore_failing_tests, options);
         test_files::write(

@@ -411,3 +411,31 @@ fn the_resume_command_under_cargo_smallscope_leaves_implied_files_out() {
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("out/summary.json")).unwrap()).unwrap();
     assert_eq!(summary["resume"], "cargo smallscope random bst --time-limit 120s --out=out --resume", "{summary:#}");
 }
+
+/// Under `cargo smallscope`, a failure's replay command (`--stop-at`) leaves
+/// the crate's test files as the whole run wrote them.
+#[test]
+fn a_failure_replay_under_cargo_smallscope_keeps_the_crate_tests() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["random", "dll-bug-remove", "--sequences", "20000", "--emit-tests=t.rs"];
+        args.extend(extra);
+        let output = Command::new(env!("CARGO_BIN_EXE_smallscope"))
+            .args(&args)
+            .env("SMALLSCOPE_PROGRAM", "cargo smallscope")
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+        output
+    };
+    let whole = run(&[]);
+    let tests = std::fs::read_to_string(dir.path().join("t.rs")).unwrap();
+    // The group's replay command, as the summary prints it.
+    let text = stdout(&whole);
+    let replay = text.lines().find_map(|l| l.trim().strip_prefix("replay: cargo smallscope random ")).unwrap();
+    let stop_at = replay.split_whitespace().skip_while(|w| *w != "--stop-at").nth(1).unwrap();
+    let replayed = run(&["--stop-at", stop_at]);
+    assert!(stderr(&replayed).contains("the crate's test files are left as they are"), "{}", stderr(&replayed));
+    assert_eq!(std::fs::read_to_string(dir.path().join("t.rs")).unwrap(), tests);
+}
