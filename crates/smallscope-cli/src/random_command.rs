@@ -315,7 +315,7 @@ fn text(engine: &str, args: &RandomArgs, summary: &RandomSummary<'_>, report: &R
         summary.stopped_by
     );
     out.push_str(&format!(
-        "  legal {}, illegal {}, redundant {}, stored for reuse {} (the largest value has {})\n",
+        "  legal {}, illegal {}, redundant {} (made before, not run), stored for reuse {} (the largest value has {})\n",
         body.legal,
         body.illegal,
         body.redundant,

@@ -348,13 +348,13 @@ fn resolve_auto<T: Subject + StdTraits>(
     let note = match (identified.from_cache, identified.stopped) {
         (true, _) => format!(
             "builders read from the cache ({}; --no-cache identifies them afresh): identified by {how} at scope {} \
-             ({} states there)",
+             ({} states at that scope, the builders' own search)",
             cache_file.as_deref().map_or(String::new(), |p| p.display().to_string()),
             identified.scope,
             identified.structures
         ),
         (false, None) => format!(
-            "builders identified by {how} at scope {} in {:.2} s ({} states there)",
+            "builders identified by {how} at scope {} in {:.2} s ({} states at that scope, the builders' own search)",
             identified.scope, identified.seconds, identified.structures
         ),
         (false, Some(why)) => format!(
