@@ -12,13 +12,12 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{mpsc, Mutex};
-use std::time::Duration;
 
 use super::part_record::RecordIdentity;
 use super::search::{Join, Kept, Part, PartOutcome, PartReport};
 use super::{CandidateFailure, PartPosition, PartRecord};
 use crate::events::Event;
-use crate::runner::StopFlag;
+use crate::runner::{StopFlag, STOP_POLL};
 
 /// The records stopped before a search's last part arrived: a process of
 /// the cluster ended before its share was done.
@@ -50,9 +49,6 @@ pub struct JoinFrom<'a> {
     pub skip: Option<Vec<(u32, u32)>>,
     pub position: Option<&'a PartPosition>,
 }
-
-/// How often a join waiting for records looks at its stop flag.
-const STOP_POLL: Duration = Duration::from_millis(50);
 
 impl Arrivals {
     /// Records arriving as `Event::Part` on `receiver` (other events are passed over).

@@ -12,14 +12,11 @@ use regex::Regex;
 
 use super::execute::Executor;
 use super::generate::{Generator, Outlet};
-use super::streams::{add_counts, merge, stream_command};
+use super::streams::{counts_of, merge, stream_command};
 use super::{regression, RandomJob, RandomReport, Resume, StreamGroup, StreamRecord};
 use crate::api::{Operation, OtherDomains, StdTraits, Subject};
 use crate::events::{Configuration, Counts, Event, Failure, Note, Progress, RunFinished, RunStarted, Sink, Stop};
-use crate::runner::{JobError, Start};
-
-/// How often a join waiting for records looks at its stop flag.
-const STOP_POLL: Duration = Duration::from_millis(50);
+use crate::runner::{JobError, Start, STOP_POLL};
 
 /// Stream `s`'s user code is numbered from `s * STAGES`: apart from every
 /// other stream's (each stage of a run is a run number below it).
@@ -72,10 +69,8 @@ impl<T: Subject + StdTraits> RandomJob<T> {
         };
         let Told { records, out, partial } = told;
         if config.share.is_some() {
-            let mut counts = Counts::default();
-            records.values().for_each(|record| add_counts(&mut counts, &record.counts));
             let stop = stop.unwrap_or(Stop::Complete);
-            out.event(Event::RunFinished(RunFinished::new(stop, seconds(), counts)));
+            out.event(Event::RunFinished(RunFinished::new(stop, seconds(), counts_of(records.values()))));
             return Ok(());
         }
         // Stopped to be resumed: what the streams found so far is told, the
@@ -83,22 +78,10 @@ impl<T: Subject + StdTraits> RandomJob<T> {
         // tells each group again, by number); notes and tests wait for the end.
         let resumable = matches!(stop, Some(Stop::Interrupted | Stop::MemoryLimit));
         let merged = merge(records.values().chain(&partial));
-        if resumable {
+        match resumable {
             // The time spent counts against the limit when the run resumes.
-            let resume = crate::events::Resume::Random(Resume { sequences: merged.counts.explored });
-            let counts = merged.counts.clone();
-            out.event(Event::Progress(Progress {
-                seconds: seconds(),
-                counts,
-                group_counts: Vec::new(),
-                edge_gains: Vec::new(),
-                resume,
-            }));
-        }
-        if !resumable {
-            for text in merged.notes {
-                out.event(Event::Note(Note { text }));
-            }
+            true => out.event(progress(seconds(), merged.counts.clone())),
+            false => merged.notes.into_iter().for_each(|text| out.event(Event::Note(Note { text }))),
         }
         let group_counts = merged.failures.iter().map(|failure| failure.count).collect();
         merged.failures.into_iter().for_each(|failure| out.event(Event::Failure(failure)));
@@ -170,7 +153,7 @@ impl<T: Subject + StdTraits> RandomJob<T> {
         let exec = Executor::new(ops, &self.contracts, misuse, traits.clone, start.killed)
             .numbered_from(u64::from(stream) * STAGES);
         let mut events = Vec::new();
-        let notes = others.notes.clone();
+        let mut notes = others.notes.clone();
         let command = self.command.as_deref().map(|c| stream_command(c, self.config.seed, config.seed));
         let outlet = Outlet { out: &mut events, stop: Some(start.stop), command, seconds_before: 0.0 };
         let mut generator = Generator::new(&config, exec.memoized(), traits, outlet, others);
@@ -188,7 +171,7 @@ impl<T: Subject + StdTraits> RandomJob<T> {
         let (seconds, counts) = (generator.seconds(), generator.event_counts());
         let keys: Vec<_> = generator.groups.iter().map(|group| (group.failure.group_key(), group.count)).collect();
         drop(generator);
-        let (mut failures, mut regression_tests, mut notes) = (Vec::new(), Vec::new(), notes);
+        let (mut failures, mut regression_tests) = (Vec::new(), Vec::new());
         for event in events {
             match event {
                 Event::Failure(failure) => failure.fold_into(&mut failures),
@@ -234,17 +217,16 @@ impl Told<'_> {
     fn tell(&mut self, record: StreamRecord, seconds: f64) {
         self.records.insert(record.stream, record.clone());
         self.out.event(Event::Stream(record));
-        let counts = merge(self.records.values()).counts;
-        let resume = crate::events::Resume::Random(Resume { sequences: counts.explored });
-        self.out.event(Event::Progress(Progress {
-            seconds,
-            counts,
-            group_counts: Vec::new(),
-            edge_gains: Vec::new(),
-            resume,
-        }));
+        self.out.event(progress(seconds, counts_of(self.records.values())));
         self.out.commit(&[]);
     }
+}
+
+/// The run's progress at `counts`: streams resume by their records, so the
+/// resume point only carries the count.
+fn progress(seconds: f64, counts: Counts) -> Event {
+    let resume = crate::events::Resume::Random(Resume { sequences: counts.explored });
+    Event::Progress(Progress { seconds, counts, group_counts: Vec::new(), edge_gains: Vec::new(), resume })
 }
 
 /// Process 0 of a cluster: tells the records arriving from every process

@@ -121,8 +121,15 @@ pub fn merge<'r>(records: impl IntoIterator<Item = &'r StreamRecord>) -> Merged 
     merged
 }
 
+/// The counts of `records` together, without merging what they found.
+pub(super) fn counts_of<'r>(records: impl IntoIterator<Item = &'r StreamRecord>) -> Counts {
+    let mut total = Counts::default();
+    records.into_iter().for_each(|record| add_counts(&mut total, &record.counts));
+    total
+}
+
 /// Adds a stream's counts to the run's.
-pub(super) fn add_counts(total: &mut Counts, counts: &Counts) {
+fn add_counts(total: &mut Counts, counts: &Counts) {
     total.explored += counts.explored;
     total.checked += counts.checked;
     total.structures += counts.structures;

@@ -38,7 +38,7 @@ mod witness;
 pub use capture::{assume_failed, drop_captured, run_captured, take_drop_panic, Outcome, PanicInfo, SafeDrop};
 pub use flight::{Address, Flight, UserCode};
 pub use killed::{KillGroup, Killed, OTHER_API_RUNS};
-pub use share::Share;
+pub use share::{Share, STOP_POLL};
 pub use stop_flag::StopFlag;
 pub use supervise::{
     Attempt, Batch, Control, Death, Ending, Job, JobError, Launch, Next, Observer, RunError, Start, Supervisor,

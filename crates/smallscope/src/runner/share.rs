@@ -1,6 +1,10 @@
 //! A process's share of a run split over a cluster (`--hostfile`): which
-//! units of the work (Korat's parts) it does. Data the orders and events
+//! units of the work (Korat's parts, random's streams) it does. Data the orders and events
 //! carry, below the engines.
+
+/// How often a cluster's process 0, waiting for the shares' records, looks
+/// at its stop flag.
+pub const STOP_POLL: std::time::Duration = std::time::Duration::from_millis(50);
 
 /// Share `index` of `count`: the units whose number is `index` modulo
 /// `count`. Units are numbered the same way in every process, so the
